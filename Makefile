@@ -1,0 +1,80 @@
+# Two set-up commands (README): `make run` and `make test`. Everything they need is installed here:
+# the virtualenv from pyproject.toml, and the Debian packages a feature needs when they are missing.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+
+# WeasyPrint: Pango and HarfBuzz (subsetting makes PDFs several times faster); DejaVu shows ♠ ♥ ♦ ♣.
+PDF_PACKAGES     := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
+# The browser test drives Debian's Chromium; nothing downloads a browser at run time.
+BROWSER_PACKAGES := chromium
+
+.PHONY: run test bench lint format install install-test system-pdf system-browser clean help
+
+help:
+	@echo "make run    - install, migrate, load the demo event and serve http://$(HOST):$(PORT)"
+	@echo "make test   - install what the tests need and run the whole suite"
+	@echo "make bench  - the tournament-scale benchmark (1,024 players)"
+	@echo "make lint   - ruff and mypy --strict on the engine"
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e .
+	@touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[test]'
+	@touch $@ $(VENV)/.installed
+
+install: $(VENV)/.installed
+install-test: $(VENV)/.installed-test
+
+# Install Debian packages that are missing, when we can (root with apt-get); otherwise say what is missing.
+define ensure_debs
+	@missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "Installing system packages:$$missing"; \
+	    (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	  else \
+	    echo "Missing system packages:$$missing (install them with: sudo apt-get install$$missing)"; \
+	  fi; \
+	fi
+endef
+
+system-pdf:
+	$(call ensure_debs,$(PDF_PACKAGES))
+
+system-browser:
+	$(call ensure_debs,$(BROWSER_PACKAGES))
+
+run: install system-pdf
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py load_demo
+	@echo
+	@echo "Serving on http://$(HOST):$(PORT)/  (Ctrl+C stops it)"
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+test: install-test system-pdf system-browser
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+bench: install-test system-pdf
+	$(BIN)/python manage.py bench $(BENCH_ARGS)
+
+lint: install-test
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy --strict adjudication/engine
+
+format: install-test
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+clean:
+	rm -rf $(VENV) build staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis .test-db.sqlite3*
