@@ -77,4 +77,4 @@ format: install-test
 	$(BIN)/ruff format .
 
 clean:
-	rm -rf $(VENV) build staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis .test-db.sqlite3*
+	rm -rf $(VENV) build staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis .test-db-*.sqlite3*
