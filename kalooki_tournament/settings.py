@@ -117,8 +117,8 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "home"
-LOGOUT_REDIRECT_URL = "home"
+LOGIN_REDIRECT_URL = "scoring:home"
+LOGOUT_REDIRECT_URL = "scoring:home"
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "America/Jamaica")

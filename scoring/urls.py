@@ -1,4 +1,22 @@
-from django.urls import path
+"""Public pages at the top, the director's entry and the printable sheets included below.
+
+URL scheme (every part links by these names):
+  scoring:home                      /
+  scoring:event                     /e/<slug>/                     event page (standings)
+  scoring:standings                 /e/<slug>/standings/           ?round=N &provisional=1, CSV/XLSX export
+  scoring:round                     /e/<slug>/r/<number>/          tables of a round and their status
+  scoring:seating                   /e/<slug>/r/<number>/seating/  where do I sit
+  scoring:table                     /e/<slug>/r/<number>/t/<table>/  a set's public page
+  scoring:player                    /e/<slug>/p/<entry_id>/        a player's history
+  scoring:projector                 /e/<slug>/projector/
+  director entry  (scoring/entry_urls.py) under /e/<slug>/direct/…
+  printable PDFs  (scoring/pdf_urls.py)   under /e/<slug>/pdf/…
+"""
+
+from django.urls import include, path
 
 app_name = "scoring"
-urlpatterns: list = []
+urlpatterns: list = [
+    path("e/<slug:slug>/direct/", include("scoring.entry_urls")),
+    path("e/<slug:slug>/pdf/", include("scoring.pdf_urls")),
+]

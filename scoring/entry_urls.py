@@ -1,0 +1,3 @@
+"""See scoring/urls.py for the URL scheme."""
+
+urlpatterns: list = []
