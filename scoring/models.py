@@ -1,0 +1,426 @@
+"""The tournament's data: events, players, rounds, tables, nine-deal sets, deals and per-player results.
+
+Results are written only through `scoring.services` (version check, validator, audit entry) and read
+through `scoring.selectors`. Model methods here hold no business rules beyond field-level `clean()`.
+
+Seat positions are 1-based and clockwise; `Table.first_dealer` and `Deal.dealer` are seat positions.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import models
+from django.db.models import F, Q
+from django.db.models.functions import Lower
+from django.utils import timezone
+
+if TYPE_CHECKING:
+    from adjudication.engine.rules import RuleSet
+
+# Tie-break keys (SCORESHEET.md "Standings as data"): key -> True when a lower value is better.
+TIEBREAKS: dict[str, bool] = {
+    "total": True,
+    "sets_won": False,
+    "deals_won": False,
+    "doubled_outs": False,
+    "worst_deal": True,
+}
+DEFAULT_TIEBREAKS: tuple[str, ...] = ("total", "sets_won", "deals_won", "doubled_outs", "worst_deal")
+
+
+def default_tiebreaks() -> list[str]:
+    return list(DEFAULT_TIEBREAKS)
+
+
+class Event(models.Model):
+    """A tournament. Its ruleset and tie-break chain are frozen once a result is recorded (services)."""
+
+    class Format(models.TextChoices):
+        CUMULATIVE = "cumulative", "Cumulative"
+        KNOCKOUT = "knockout", "Table knock-out"
+
+    class Paper(models.TextChoices):
+        A4 = "A4", "A4"
+        LETTER = "Letter", "Letter"
+
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=100, unique=True)
+    date_start = models.DateField()
+    date_end = models.DateField(null=True, blank=True)
+    venue = models.CharField(max_length=200, blank=True)
+    ruleset_preset = models.CharField(max_length=50, default="jamaican")
+    rules_overrides = models.JSONField(default=dict, blank=True, encoder=DjangoJSONEncoder)
+    format = models.CharField(max_length=20, choices=Format.choices, default=Format.CUMULATIVE)
+    # Knock-out only: how many of each table go through to the next round.
+    advance = models.PositiveSmallIntegerField(null=True, blank=True)
+    tiebreaks = models.JSONField(default=default_tiebreaks)
+    paper = models.CharField(max_length=10, choices=Paper.choices, default=Paper.A4)
+    directors = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="directed_events")
+    # Bumped by every service that changes a counted result: cache keys and ETags derive from it.
+    results_changed_at = models.DateTimeField(default=timezone.now)
+    results_stamp = models.PositiveIntegerField(default=0)
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date_start", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(date_end__isnull=True) | Q(date_end__gte=F("date_start")),
+                name="event_dates_in_order",
+            ),
+            models.CheckConstraint(
+                condition=Q(advance__isnull=True) | Q(advance__gte=1), name="event_advance_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def ruleset(self) -> RuleSet:
+        """The engine RuleSet: the preset with this event's overrides (raises InvalidRuleSet)."""
+        from adjudication.engine.rules import ruleset_from
+
+        return ruleset_from(self.ruleset_preset, self.rules_overrides or None)
+
+    @property
+    def is_knockout(self) -> bool:
+        return self.format == self.Format.KNOCKOUT
+
+    @property
+    def etag(self) -> str:
+        """A strong ETag for pages that show this event's results."""
+        return f'"{self.pk}-{self.results_stamp}"'
+
+    def is_director(self, user) -> bool:
+        """Staff, or one of this event's directors (one query unless staff/anonymous)."""
+        if not getattr(user, "is_authenticated", False):
+            return False
+        if user.is_staff:
+            return True
+        return self.directors.filter(pk=user.pk).exists()
+
+    def has_results(self) -> bool:
+        return DealResult.objects.filter(deal__game_set__table__round__event=self).exists()
+
+    def clean(self) -> None:
+        errors: dict[str, list[str]] = {}
+        from adjudication.engine.rules import InvalidRuleSet
+
+        try:
+            self.ruleset()
+        except InvalidRuleSet as exc:
+            field = "ruleset_preset" if exc.path == "ruleset" else "rules_overrides"
+            errors.setdefault(field, []).append(str(exc))
+        chain = self.tiebreaks
+        if not isinstance(chain, list) or not chain:
+            errors.setdefault("tiebreaks", []).append("Give at least one tie-break.")
+        else:
+            unknown = [key for key in chain if key not in TIEBREAKS]
+            if unknown:
+                errors.setdefault("tiebreaks", []).append(
+                    f"Unknown tie-break {unknown[0]!r}; choose from {', '.join(TIEBREAKS)}."
+                )
+            elif len(set(chain)) != len(chain):
+                errors.setdefault("tiebreaks", []).append("A tie-break is listed twice.")
+        if self.format == self.Format.KNOCKOUT and not self.advance:
+            errors.setdefault("advance", []).append(
+                "A knock-out event needs how many of each table go through."
+            )
+        if self.format == self.Format.CUMULATIVE and self.advance:
+            errors.setdefault("advance", []).append("Only knock-out events advance players.")
+        if self.date_end and self.date_start and self.date_end < self.date_start:
+            errors.setdefault("date_end", []).append("The event cannot end before it starts.")
+        if errors:
+            raise ValidationError(errors)
+
+
+class Player(models.Model):
+    """A person. Players are shared between events; sheets name them, so names are unique per event."""
+
+    name = models.CharField(max_length=100)
+    club = models.CharField(max_length=100, blank=True)
+    membership_id = models.CharField(max_length=50, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["membership_id"],
+                condition=~Q(membership_id=""),
+                name="player_membership_unique",
+            ),
+            models.CheckConstraint(condition=~Q(name=""), name="player_name_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Entry(models.Model):
+    """A player entered in an event. `first_round` lets late entries join from a later round."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Active"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.ACTIVE)
+    first_round = models.PositiveSmallIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["player__name"]
+        verbose_name_plural = "entries"
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="entry_player_once"),
+            models.CheckConstraint(condition=Q(first_round__gte=1), name="entry_first_round_gte_1"),
+        ]
+
+    def __str__(self) -> str:
+        return self.player.name
+
+    @property
+    def name(self) -> str:
+        return self.player.name
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == self.Status.ACTIVE
+
+    def clean(self) -> None:
+        # Sheets refer to players by name, so a name may appear once per event (case-insensitive).
+        if self.event_id and self.player_id:
+            clash = (
+                Entry.objects.filter(event_id=self.event_id)
+                .exclude(pk=self.pk)
+                .annotate(lname=Lower("player__name"))
+                .filter(lname=self.player.name.lower())
+            )
+            if clash.exists():
+                raise ValidationError({"player": f"{self.player.name!r} is already entered in this event."})
+
+
+class Round(models.Model):
+    """A round of an event: every table plays one nine-deal set."""
+
+    class Method(models.TextChoices):
+        RANDOM = "random", "Random draw"
+        STANDINGS = "standings", "By standings"
+        KNOCKOUT = "knockout", "Who went through"
+        MANUAL = "manual", "Manual"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    # The seating draw's seed: the same seed and the same entries give the same draw again.
+    seed = models.BigIntegerField(null=True, blank=True)
+    method = models.CharField(max_length=20, choices=Method.choices, blank=True)
+    keep_clubs_apart = models.BooleanField(default=False)
+    seated_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["event", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="round_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_gte_1"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} round {self.number}"
+
+
+class Table(models.Model):
+    """A table in a round. `first_dealer` is the seat position (1-based) of the first dealer (R21)."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    first_dealer = models.PositiveSmallIntegerField(default=1)
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="table_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="table_number_gte_1"),
+            models.CheckConstraint(condition=Q(first_dealer__gte=1), name="table_dealer_gte_1"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Round {self.round.number}, table {self.number}"
+
+
+class Seat(models.Model):
+    """A seat at a table, clockwise from position 1.
+
+    `round` repeats `table.round` so the database itself forbids seating a player twice in a round.
+    A substitute who takes the seat mid-set plays from deal `substitute_from` on, for the seat: the
+    seat's results stay with `entry` (the sheet records who played them).
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="seats")
+    substitute = models.ForeignKey(
+        Entry, on_delete=models.PROTECT, null=True, blank=True, related_name="substitute_seats"
+    )
+    substitute_from = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="seat_position_unique"),
+            models.UniqueConstraint(fields=["round", "entry"], name="seat_player_once_per_round"),
+            models.UniqueConstraint(
+                fields=["round", "substitute"],
+                condition=Q(substitute__isnull=False),
+                name="seat_substitute_once_per_round",
+            ),
+            models.CheckConstraint(condition=Q(position__gte=1), name="seat_position_gte_1"),
+            models.CheckConstraint(
+                condition=(Q(substitute__isnull=True) & Q(substitute_from__isnull=True))
+                | (Q(substitute__isnull=False) & Q(substitute_from__gte=1) & Q(substitute_from__lte=9)),
+                name="seat_substitute_with_deal",
+            ),
+            models.CheckConstraint(
+                condition=Q(substitute__isnull=True) | ~Q(substitute=F("entry")),
+                name="seat_substitute_not_self",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.position}: {self.entry}"
+
+
+class GameSet(models.Model):
+    """The nine-deal set a table plays in its round. Only verified sets count officially."""
+
+    class Status(models.TextChoices):
+        IN_PLAY = "in_play", "In play"
+        VERIFIED = "verified", "Verified"
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="game_set")
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.IN_PLAY)
+    # Optimistic locking: every change bumps it; a save carrying an older version is refused.
+    version = models.PositiveIntegerField(default=1)
+    updated_at = models.DateTimeField(default=timezone.now)
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    last_change = models.CharField(max_length=200, blank=True)
+    # The engine's findings at the last change (a cache for lists; selectors recompute for one set).
+    findings = models.JSONField(default=list, blank=True, encoder=DjangoJSONEncoder)
+    error_count = models.PositiveSmallIntegerField(default=0)
+    warning_count = models.PositiveSmallIntegerField(default=0)
+    verified_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    verified_at = models.DateTimeField(null=True, blank=True)
+    # Set when a director verified over error findings (shown publicly).
+    override_reason = models.TextField(blank=True)
+    acknowledged_warnings = models.JSONField(default=list, blank=True, encoder=DjangoJSONEncoder)
+    corrected_after_verification = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["table__round__event", "table__round__number", "table__number"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status="in_play") | Q(verified_at__isnull=False),
+                name="gameset_verified_has_time",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Set at {self.table}"
+
+    @property
+    def is_verified(self) -> bool:
+        return self.status == self.Status.VERIFIED
+
+    @property
+    def overridden(self) -> bool:
+        return bool(self.override_reason)
+
+
+class Deal(models.Model):
+    """One deal in a set, in playing order (`sequence`). A void deal is replayed with the same number.
+
+    `dealer` is the dealer's seat position when the sheet gives it; `out` the entry who went out.
+    """
+
+    game_set = models.ForeignKey(GameSet, on_delete=models.CASCADE, related_name="deals")
+    sequence = models.PositiveSmallIntegerField()
+    number = models.PositiveSmallIntegerField()
+    void = models.BooleanField(default=False)
+    out = models.ForeignKey(Entry, on_delete=models.PROTECT, null=True, blank=True, related_name="deals_won")
+    doubled = models.BooleanField(default=False)
+    dealer = models.PositiveSmallIntegerField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=1)
+    updated_at = models.DateTimeField(default=timezone.now)
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["game_set", "sequence"]
+        constraints = [
+            models.UniqueConstraint(fields=["game_set", "sequence"], name="deal_sequence_unique"),
+            # V12: a scored deal number appears once in a set (void deals are replayed).
+            models.UniqueConstraint(
+                fields=["game_set", "number"],
+                condition=Q(void=False),
+                name="deal_scored_number_unique",
+            ),
+            models.CheckConstraint(condition=Q(number__gte=1) & Q(number__lte=9), name="deal_number_1_to_9"),
+            models.CheckConstraint(condition=Q(sequence__gte=1), name="deal_sequence_gte_1"),
+            # V11: a void deal has no winner and is not doubled.
+            models.CheckConstraint(
+                condition=Q(void=False) | (Q(out__isnull=True) & Q(doubled=False)),
+                name="deal_void_has_no_winner",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Deal {self.number}{' (void)' if self.void else ''} at {self.game_set.table}"
+
+
+class DealResult(models.Model):
+    """One player's result in one deal, as written on the sheet (hand as card notation when entered).
+
+    `penalty` is the deal score (hand value, doubled under R14, plus infraction points);
+    `total_written` the running total as written; `overcall` / `contract_error` / `other_points` mirror
+    the standing rulings (adjudication.Ruling) for this player and deal.
+    """
+
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="results")
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="results")
+    calls = models.PositiveSmallIntegerField(default=0)
+    # None: no hand entered; "": an empty hand (the winner's). The difference matters to the validator.
+    hand = models.TextField(null=True, blank=True)  # noqa: DJ001
+    penalty = models.IntegerField()
+    total_written = models.IntegerField(null=True, blank=True)
+    opened = models.BooleanField(null=True, blank=True)
+    overcall = models.BooleanField(default=False)
+    contract_error = models.BooleanField(default=False)
+    other_points = models.IntegerField(default=0)
+    other_reason = models.CharField(max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["deal", "entry__player__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["deal", "entry"], name="result_once_per_player"),
+            models.CheckConstraint(condition=Q(penalty__gte=0), name="result_penalty_gte_0"),
+            models.CheckConstraint(condition=Q(other_points__gte=0), name="result_other_gte_0"),
+            models.CheckConstraint(
+                condition=Q(total_written__isnull=True) | Q(total_written__gte=0),
+                name="result_total_gte_0",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry} in {self.deal}: {self.penalty}"
