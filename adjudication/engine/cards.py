@@ -26,6 +26,8 @@ JOKER_RANK: Final = 0
 
 # Cards are separated by whitespace or commas.
 _SEPARATORS: Final = re.compile(r"[\s,]+")
+# Phones and some keyboards send a suit symbol followed by a variation selector (♥️ = U+2665 U+FE0F).
+_VARIATION_SELECTORS: Final = str.maketrans("", "", "\ufe0e\ufe0f")
 
 
 class InvalidCard(ValueError):
@@ -45,6 +47,9 @@ class Card:
     suit: str | None
 
     def __post_init__(self) -> None:
+        # bool and float compare equal to ints but would break the notation (RANKS[1.0 - 1]).
+        if not isinstance(self.rank, int) or isinstance(self.rank, bool):
+            raise InvalidCard(f"{self.rank!r}{self.suit}", "the rank must be a whole number 0–13")
         if self.rank == JOKER_RANK:
             if self.suit is not None:
                 raise InvalidCard(f"{self.rank}{self.suit}", "a joker has no suit")
@@ -55,7 +60,7 @@ class Card:
     def parse(cls, token: str) -> Card:
         """Read one card token; raise :class:`InvalidCard` naming the token."""
         try:
-            return _CARDS_BY_TOKEN[token.strip().upper()]
+            return _CARDS_BY_TOKEN[token.strip().translate(_VARIATION_SELECTORS).upper()]
         except KeyError:
             raise InvalidCard(token) from None
 
@@ -125,7 +130,7 @@ def parse_cards(text: str) -> tuple[Card, ...]:
     for token in _SEPARATORS.split(text.strip()):
         if not token:
             continue
-        card = table.get(token.upper())
+        card = table.get(token.translate(_VARIATION_SELECTORS).upper())
         if card is None:
             raise InvalidCard(token)
         cards.append(card)

@@ -45,6 +45,14 @@ JAMAICAN_SCHEDULE: Final = (
 VOID_REDEAL_CHOICES: Final = ("same", "next")
 
 
+class InvalidDeal(ValueError):
+    """A deal number outside the schedule (1–9); ``deal`` is the number asked for."""
+
+    def __init__(self, deal: object, deals: int = DEALS_PER_SET) -> None:
+        self.deal = deal
+        super().__init__(f"expected a deal number 1–{deals}, got {deal!r}")
+
+
 class InvalidRuleSet(ValueError):
     """A preset name or parameter that cannot be used; ``path`` names it (``rules.call_limit``)."""
 
@@ -150,10 +158,30 @@ class RuleSet:
     # --- the nine deals -------------------------------------------------------------------------
 
     def deal_size(self, deal: int) -> int:
-        return self.schedule[deal - 1][0]
+        """R3: how many cards each player is dealt in deal ``deal`` (1–9).
+
+        >>> ruleset_from().deal_size(9)
+        16
+        >>> ruleset_from().deal_size(0)
+        Traceback (most recent call last):
+        ...
+        adjudication.engine.rules.InvalidDeal: expected a deal number 1–9, got 0
+        """
+        return self._schedule_entry(deal)[0]
 
     def contract(self, deal: int) -> str:
-        return self.schedule[deal - 1][1]
+        """R4: deal ``deal``'s contract as digits, 3 = set, 4 = run.
+
+        >>> ruleset_from().contract(7)
+        '3344'
+        """
+        return self._schedule_entry(deal)[1]
+
+    def _schedule_entry(self, deal: int) -> tuple[int, str]:
+        # A plain index would read deal 0 as deal 9 (Python's negative indexing).
+        if not isinstance(deal, int) or isinstance(deal, bool) or not 1 <= deal <= len(self.schedule):
+            raise InvalidDeal(deal, len(self.schedule))
+        return self.schedule[deal - 1]
 
     def describe_contract(self, deal: int) -> str:
         """``"1 set + 2 runs"`` for deal 3 of the Jamaican schedule."""
@@ -186,7 +214,8 @@ class RuleSet:
 
     def overrides(self) -> dict[str, Any]:
         """The parameters that differ from this ruleset's preset (what a sheet's ``rules`` holds)."""
-        preset = PRESETS[self.name].to_rules_dict()
+        # A ruleset built by hand under another name is compared with the default preset.
+        preset = PRESETS.get(self.name, PRESETS[DEFAULT_PRESET]).to_rules_dict()
         return {key: value for key, value in self.to_rules_dict().items() if preset[key] != value}
 
 
@@ -223,9 +252,7 @@ def _check_combination(rules: RuleSet) -> None:
     for name in ("joker", "black_ace", "red_ace", "ten_to_king"):
         _require_int(f"rules.card_values.{name}", getattr(rules.card_values, name), minimum=0)
     if rules.void_redeal not in VOID_REDEAL_CHOICES:
-        raise InvalidRuleSet(
-            "rules.void_redeal", f'expected "same" or "next", got {rules.void_redeal!r}'
-        )
+        raise InvalidRuleSet("rules.void_redeal", f'expected "same" or "next", got {rules.void_redeal!r}')
     _check_schedule(rules.schedule)
     _require_int("rules.min_players", rules.min_players, minimum=2)
     _require_int("rules.max_players", rules.max_players, minimum=rules.min_players)
@@ -260,9 +287,7 @@ def _require_int(path: str, value: object, *, minimum: int | None) -> None:
 
 def _check_schedule(schedule: object) -> None:
     if not isinstance(schedule, tuple) or len(schedule) != DEALS_PER_SET:
-        raise InvalidRuleSet(
-            "rules.schedule", f"expected {DEALS_PER_SET} [deal size, contract] pairs"
-        )
+        raise InvalidRuleSet("rules.schedule", f"expected {DEALS_PER_SET} [deal size, contract] pairs")
     for index, entry in enumerate(schedule):
         path = f"rules.schedule[{index}]"
         if not (isinstance(entry, tuple) and len(entry) == 2):
@@ -277,8 +302,7 @@ def _check_schedule(schedule: object) -> None:
         if needed > size:
             raise InvalidRuleSet(
                 path,
-                f"contract {contract} needs at least {needed} cards but deal {index + 1} "
-                f"deals only {size}",
+                f"contract {contract} needs at least {needed} cards but deal {index + 1} deals only {size}",
             )
 
 
@@ -286,9 +310,7 @@ PRESETS: Final[dict[str, RuleSet]] = {
     # Seed 000, the canon.
     "jamaican": RuleSet(name="jamaican"),
     # Seed 004's bigger tables: 4–7 players, three 54-card packs (162 cards, 6 jokers).
-    "jamaican-large": RuleSet(
-        name="jamaican-large", decks=3, jokers=6, min_players=4, max_players=7
-    ),
+    "jamaican-large": RuleSet(name="jamaican-large", decks=3, jokers=6, min_players=4, max_players=7),
 }
 DEFAULT_PRESET: Final = "jamaican"
 RULE_KEYS: Final = tuple(key for key in PRESETS[DEFAULT_PRESET].to_rules_dict())
@@ -304,16 +326,17 @@ def ruleset_from(name: str = DEFAULT_PRESET, overrides: Mapping[str, Any] | None
     if preset is None:
         known = ", ".join(sorted(PRESETS))
         raise InvalidRuleSet("ruleset", f"unknown ruleset {name!r} (known: {known})")
-    if not overrides:
+    if overrides is None:
         return preset
+    # Checked before the empty shortcut: a sheet's "rules": [] is a mistake, not "no overrides".
     if not isinstance(overrides, Mapping):
         raise InvalidRuleSet("rules", "expected an object of rule parameters")
+    if not overrides:
+        return preset
     changes: dict[str, Any] = {}
     for key, value in overrides.items():
         if key not in RULE_KEYS:
-            raise InvalidRuleSet(
-                f"rules.{key}", f"unknown rule parameter (known: {', '.join(RULE_KEYS)})"
-            )
+            raise InvalidRuleSet(f"rules.{key}", f"unknown rule parameter (known: {', '.join(RULE_KEYS)})")
         if key == "card_values":
             changes[key] = _card_values_from(preset.card_values, value)
         elif key == "schedule":
@@ -337,14 +360,10 @@ def _card_values_from(base: CardValues, value: object) -> CardValues:
 
 def _schedule_from(value: object) -> tuple[tuple[int, str], ...]:
     if not isinstance(value, list | tuple):
-        raise InvalidRuleSet(
-            "rules.schedule", "expected a list of nine [deal size, contract] pairs"
-        )
+        raise InvalidRuleSet("rules.schedule", "expected a list of nine [deal size, contract] pairs")
     pairs: list[tuple[int, str]] = []
     for index, entry in enumerate(value):
         if not isinstance(entry, list | tuple) or len(entry) != 2:
-            raise InvalidRuleSet(
-                f"rules.schedule[{index}]", "expected a [deal size, contract] pair"
-            )
+            raise InvalidRuleSet(f"rules.schedule[{index}]", "expected a [deal size, contract] pair")
         pairs.append((entry[0], entry[1]))
     return tuple(pairs)
