@@ -1,0 +1,97 @@
+"""Settle a disputed lay-down (SCORESHEET.md, "Checking a disputed lay-down").
+
+    python manage.py check_laydown --deal 3 "QS QH JK | 4H 5H 6H 7H | 9C 10C JC QC" [--ruleset NAME]
+
+Exit 0 and ``valid`` when the lay-down opens deal K's contract; exit 1 and one line per broken rule;
+exit 2 and one message on standard error when the cards, the deal number or the ruleset cannot be read.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+
+from adjudication.engine.cards import Card
+from adjudication.engine.melds import InvalidLaydown, check_laydown, parse_laydown
+from adjudication.engine.rules import (
+    DEFAULT_PRESET,
+    PRESETS,
+    InvalidDeal,
+    InvalidRuleSet,
+    RuleSet,
+    ruleset_from,
+)
+
+EXIT_INVALID = 1
+EXIT_UNREADABLE = 2
+
+
+class Unreadable(Exception):
+    """The command line cannot be read; the message goes to standard error as it is."""
+
+
+class Command(BaseCommand):
+    help = (
+        'Check whether a lay-down (melds separated by "|") opens deal K\'s contract (R4–R8, R10). '
+        "Exit 0 valid, 1 a rule is broken, 2 unreadable."
+    )
+    # Pure engine work: no database, no URLs, so a director's check never waits on (or trips over) the site.
+    requires_system_checks: list[str] = []
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "melds",
+            nargs="+",
+            help='the melds in card notation separated by "|", e.g. "QS QH JK | 4H 5H 6H 7H | 9C 10C JC QC"',
+        )
+        # Read as text so that a bad number gets the same one-line message as a bad card.
+        parser.add_argument("--deal", required=True, metavar="K", help="the deal number, 1–9")
+        parser.add_argument(
+            "--ruleset",
+            default=DEFAULT_PRESET,
+            metavar="NAME",
+            help=f"the ruleset preset ({', '.join(sorted(PRESETS))}; default {DEFAULT_PRESET})",
+        )
+        parser.add_argument("--format", choices=("text", "json"), default="text")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        try:
+            rules = _ruleset(options["ruleset"])
+            deal = _deal_number(options["deal"], rules)
+            melds = _melds(" ".join(options["melds"]))
+        except Unreadable as error:
+            self.stderr.write(str(error))
+            raise SystemExit(EXIT_UNREADABLE) from None
+        verdict = check_laydown(melds, deal=deal, rules=rules)
+        if options["format"] == "json":
+            self.stdout.write(json.dumps(verdict.as_dict(), ensure_ascii=False, indent=2))
+        else:
+            for line in verdict.lines():
+                self.stdout.write(line)
+        if not verdict.valid:
+            raise SystemExit(EXIT_INVALID)
+
+
+def _ruleset(name: str) -> RuleSet:
+    try:
+        return ruleset_from(name)
+    except InvalidRuleSet as error:
+        raise Unreadable(f"--ruleset: {error.problem}") from None
+
+
+def _deal_number(text: str, rules: RuleSet) -> int:
+    try:
+        deal = int(text.strip())
+        rules.deal_size(deal)
+    except ValueError:
+        raise Unreadable(f"--deal: {InvalidDeal(text, len(rules.schedule))}") from None
+    return deal
+
+
+def _melds(text: str) -> tuple[tuple[Card, ...], ...]:
+    try:
+        return parse_laydown(text)
+    except InvalidLaydown as error:
+        raise Unreadable(str(error)) from None
