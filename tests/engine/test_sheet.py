@@ -1,0 +1,329 @@
+"""Reading and writing kalooki-sheet/1 (SCORESHEET.md): what is unreadable (exit 2) and the round trip."""
+
+import doctest
+import json
+from pathlib import Path
+
+import pytest
+
+from adjudication.engine import sheet as sheet_module
+from adjudication.engine.cards import parse_cards
+from adjudication.engine.rules import ruleset_from
+from adjudication.engine.sheet import (
+    PlayerResult,
+    SheetError,
+    load_sheet,
+    parse_sheet,
+    sheet_to_dict,
+)
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+def example():
+    return json.loads((DATA / "example-sheet.json").read_text())
+
+
+def base():
+    """A small readable sheet: two deals, a void one and an over-caller."""
+    return {
+        "format": "kalooki-sheet/1",
+        "ruleset": "jamaican",
+        "rules": {"bend_bonus": -50},
+        "players": ["Ann", "Bob", "Cy", "Dee"],
+        "first_dealer": "Ann",
+        "deals": [
+            {"deal": 1, "void": True},
+            {
+                "deal": 1,
+                "dealer": "Ann",
+                "out": "Ann",
+                "doubled": True,
+                "results": {
+                    "Ann": {"calls": 0, "penalty": 0, "total": -50},
+                    "Bob": {"calls": 0, "hand": "AS AH JK 7D 2C 3C 4C 5C 6C", "penalty": 186},
+                    "Cy": {"calls": 4, "overcall": True, "opened": False, "penalty": 90},
+                    "Dee": {"calls": 1, "penalty": 60, "other_points": 10, "other_reason": "slow play"},
+                },
+            },
+        ],
+    }
+
+
+def mutate(path, value):
+    """``base()`` with the value at ``path`` (a tuple of keys and indexes) replaced or, for ..., removed."""
+    data = base()
+    target = data
+    for key in path[:-1]:
+        target = target[key]
+    if value is ...:
+        del target[path[-1]]
+    else:
+        target[path[-1]] = value
+    return data
+
+
+# Every unreadable case of the spec ("Exit 2 (unreadable), not a finding") and the structural ones.
+UNREADABLE = [
+    ("format missing", ("format",), ..., "format", 'expected "kalooki-sheet/1", got nothing'),
+    ("format other", ("format",), "kalooki-sheet/2", "format", 'got "kalooki-sheet/2"'),
+    ("unknown ruleset", ("ruleset",), "trinidad", "ruleset", "unknown ruleset 'trinidad'"),
+    ("unknown rules key", ("rules", "jokers_wild"), True, "rules.jokers_wild", "unknown rule parameter"),
+    ("bad rule value", ("rules", "call_limit"), -1, "rules.call_limit", "at least 0, got -1"),
+    ("bad rule type", ("rules", "void_redeal"), "never", "rules.void_redeal", 'expected "same" or "next"'),
+    ("rules not an object", ("rules",), [1], "rules", "expected an object of rule parameters, got [1]"),
+    ("table the deck cannot deal", ("rules", "decks"), 1, "rules.table_size", "4 players need 65 cards"),
+    (
+        "calls not a number",
+        ("deals", 1, "results", "Bob", "calls"),
+        "two",
+        "deals[1].results.Bob.calls",
+        'expected a whole number, got "two"',
+    ),
+    (
+        "calls a fraction",
+        ("deals", 1, "results", "Bob", "calls"),
+        1.5,
+        "deals[1].results.Bob.calls",
+        "expected a whole number, got 1.5",
+    ),
+    (
+        "calls a bool",
+        ("deals", 1, "results", "Bob", "calls"),
+        True,
+        "deals[1].results.Bob.calls",
+        "expected a whole number, got true",
+    ),
+    (
+        "negative calls",
+        ("deals", 1, "results", "Bob", "calls"),
+        -1,
+        "deals[1].results.Bob.calls",
+        "at least 0, got -1",
+    ),
+    (
+        "negative penalty",
+        ("deals", 1, "results", "Bob", "penalty"),
+        -3,
+        "deals[1].results.Bob.penalty",
+        "at least 0, got -3",
+    ),
+    (
+        "winner below the bend bonus",
+        ("deals", 1, "results", "Ann", "penalty"),
+        -51,
+        "deals[1].results.Ann.penalty",
+        "at least -50, got -51",
+    ),
+    (
+        "penalty a string",
+        ("deals", 1, "results", "Bob", "penalty"),
+        "186",
+        "deals[1].results.Bob.penalty",
+        'got "186"',
+    ),
+    ("total a fraction", ("deals", 1, "results", "Ann", "total"), 0.5, "deals[1].results.Ann.total", "0.5"),
+    (
+        "other points a string",
+        ("deals", 1, "results", "Dee", "other_points"),
+        "ten",
+        "deals[1].results.Dee.other_points",
+        '"ten"',
+    ),
+    ("deal number 0", ("deals", 1, "deal"), 0, "deals[1].deal", "from 1 to 9, got 0"),
+    ("deal number 10", ("deals", 1, "deal"), 10, "deals[1].deal", "from 1 to 9, got 10"),
+    ("deal number missing", ("deals", 0, "deal"), ..., "deals[0].deal", "missing"),
+    ("deal number a string", ("deals", 1, "deal"), "1", "deals[1].deal", 'got "1"'),
+    ("unknown out", ("deals", 1, "out"), "Zed", "deals[1].out", '"Zed" is not one of the players'),
+    ("unknown dealer", ("deals", 1, "dealer"), "Zed", "deals[1].dealer", '"Zed" is not one of the players'),
+    ("unknown first dealer", ("first_dealer",), "Zed", "first_dealer", '"Zed" is not one of the players'),
+    ("dealer not a name", ("deals", 1, "dealer"), 3, "deals[1].dealer", "expected a player's name, got 3"),
+    (
+        "unknown results name",
+        ("deals", 1, "results", "Zed"),
+        {"penalty": 3},
+        "deals[1].results.Zed",
+        '"Zed" is not one of the players',
+    ),
+    ("duplicate player", ("players", 3), "Ann", "players[3]", 'duplicate player name "Ann"'),
+    ("players not a list", ("players",), "Ann Bob", "players", "expected a list of player names"),
+    ("players missing", ("players",), ..., "players", "expected a list of player names, got null"),
+    ("player not a string", ("players", 1), 7, "players[1]", "expected a player's name, got 7"),
+    ("deals not a list", ("deals",), {"deal": 1}, "deals", "expected a list of deals"),
+    ("deals missing", ("deals",), ..., "deals", "expected a list of deals, got null"),
+    ("deal not an object", ("deals", 1), [1, 2], "deals[1]", "expected an object, got [1, 2]"),
+    ("results not an object", ("deals", 1, "results"), [], "deals[1].results", "expected an object, got []"),
+    (
+        "result not an object",
+        ("deals", 1, "results", "Bob"),
+        12,
+        "deals[1].results.Bob",
+        "expected an object, got 12",
+    ),
+    (
+        "void not a bool",
+        ("deals", 0, "void"),
+        "yes",
+        "deals[0].void",
+        'expected true, false or null, got "yes"',
+    ),
+    ("doubled not a bool", ("deals", 1, "doubled"), 1, "deals[1].doubled", "expected true, false or null"),
+    (
+        "opened not a bool",
+        ("deals", 1, "results", "Cy", "opened"),
+        "no",
+        "deals[1].results.Cy.opened",
+        "expected true, false or null",
+    ),
+    (
+        "overcall not a bool",
+        ("deals", 1, "results", "Cy", "overcall"),
+        1,
+        "deals[1].results.Cy.overcall",
+        "expected true, false or null, got 1",
+    ),
+    (
+        "contract error not a bool",
+        ("deals", 1, "results", "Cy", "contract_error"),
+        "x",
+        "deals[1].results.Cy.contract_error",
+        "expected true, false or null",
+    ),
+    (
+        "hand not a string",
+        ("deals", 1, "results", "Bob", "hand"),
+        ["AS"],
+        "deals[1].results.Bob.hand",
+        'expected a string, got ["AS"]',
+    ),
+    (
+        "reason not a string",
+        ("deals", 1, "results", "Dee", "other_reason"),
+        5,
+        "deals[1].results.Dee.other_reason",
+        "expected a string, got 5",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "where", "problem"),
+    [case[1:] for case in UNREADABLE],
+    ids=[case[0] for case in UNREADABLE],
+)
+def test_unreadable_sheets_name_the_place(path, value, where, problem):
+    with pytest.raises(SheetError) as caught:
+        parse_sheet(mutate(path, value))
+    assert caught.value.path == where
+    assert problem in str(caught.value)
+    assert str(caught.value).startswith(f"{where}: ")
+
+
+def test_the_spec_example_message():
+    data = base()
+    data["deals"] += [{"deal": 2, "void": True}, {"deal": 2, "results": {"Bob": {"calls": "two"}}}]
+    with pytest.raises(SheetError) as caught:
+        parse_sheet(data)
+    assert str(caught.value) == 'deals[3].results.Bob.calls: expected a whole number, got "two"'
+
+
+@pytest.mark.parametrize("value", [[], "sheet", 3, None])
+def test_a_sheet_must_be_an_object(value):
+    with pytest.raises(SheetError, match="expected an object"):
+        parse_sheet(value)
+
+
+def test_bad_json_is_unreadable():
+    with pytest.raises(SheetError, match=r"not valid JSON: .*line 1 column"):
+        load_sheet('{"format": ')
+
+
+def test_load_sheet_reads_text():
+    assert load_sheet(json.dumps(base())) == parse_sheet(base())
+
+
+def test_whole_floats_count_as_whole_numbers():
+    data = mutate(("deals", 1, "results", "Bob", "penalty"), 186.0)
+    data["deals"][1]["deal"] = 1.0
+    data["rules"]["call_limit"] = 3.0
+    parsed = parse_sheet(data)
+    assert parsed.deals[1].results["Bob"].penalty == 186
+    assert type(parsed.deals[1].results["Bob"].penalty) is int
+    assert parsed.rules.call_limit == 3
+
+
+def test_nulls_stand_for_absent_optional_fields():
+    data = mutate(
+        ("deals", 1, "results", "Bob"), {"calls": None, "penalty": 3, "overcall": None, "total": None}
+    )
+    data["deals"][1]["doubled"] = None
+    data["deals"][1]["dealer"] = None
+    data["rules"] = None
+    parsed = parse_sheet(data)
+    assert parsed.deals[1].results["Bob"] == PlayerResult(calls=0, penalty=3)
+    assert parsed.deals[1].doubled is False
+    assert parsed.rules == ruleset_from("jamaican")
+
+
+def test_the_ruleset_is_resolved_from_preset_and_overrides():
+    parsed = parse_sheet(base())
+    assert parsed.rules == ruleset_from("jamaican", {"bend_bonus": -50})
+    assert parse_sheet(mutate(("ruleset",), ...)).rules.name == "jamaican"
+
+
+def test_a_bad_card_is_readable_and_marked():
+    parsed = parse_sheet(mutate(("deals", 1, "results", "Bob", "hand"), "AS 1H ZZ"))
+    result = parsed.deals[1].results["Bob"]
+    assert result.hand == "AS 1H ZZ"
+    assert result.cards is None
+    assert result.bad_cards == ("1H", "ZZ")
+
+
+def test_hands_keep_their_text_and_their_cards():
+    result = parse_sheet(mutate(("deals", 1, "results", "Bob", "hand"), "as, 10♥ *")).deals[1].results["Bob"]
+    assert result.hand == "as, 10♥ *"
+    assert result.cards == parse_cards("AS 10H JK")
+    assert parse_sheet(mutate(("deals", 1, "results", "Bob", "hand"), "")).deals[1].results["Bob"].cards == ()
+
+
+def test_unknown_fields_are_ignored():
+    data = mutate(("deals", 1, "results", "Bob", "signature"), "B.")
+    data["venue"] = "Kingston"
+    assert parse_sheet(data) == parse_sheet(base())
+
+
+def test_a_result_without_penalty_is_readable():
+    assert (
+        parse_sheet(mutate(("deals", 1, "results", "Bob", "penalty"), ...)).deals[1].results["Bob"].penalty
+        is None
+    )
+
+
+@pytest.mark.parametrize("data", [base(), example()], ids=["base", "example"])
+def test_round_trip_is_identity(data):
+    parsed = parse_sheet(data)
+    assert parse_sheet(sheet_to_dict(parsed)) == parsed
+    assert parse_sheet(json.loads(json.dumps(sheet_to_dict(parsed)))) == parsed
+
+
+def test_sheet_to_dict_writes_what_was_read():
+    data = example()
+    assert sheet_to_dict(parse_sheet(data)) == data
+
+
+def test_sheet_to_dict_writes_only_overridden_rules():
+    written = sheet_to_dict(parse_sheet(base()))
+    assert written["rules"] == {"bend_bonus": -50}
+    assert written["deals"][0] == {"deal": 1, "void": True}
+    assert written["deals"][1]["results"]["Cy"] == {
+        "calls": 4,
+        "penalty": 90,
+        "opened": False,
+        "overcall": True,
+    }
+
+
+def test_doctests():
+    result = doctest.testmod(sheet_module, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0
+    assert result.failed == 0
