@@ -90,6 +90,9 @@ class AuditQuerySet(models.QuerySet):
 
     update.alters_data = True
 
+    def bulk_update(self, objs, fields, batch_size=None):
+        raise AppendOnlyError("The audit log is append-only: entries cannot be changed.")
+
     def _update(self, values):
         raise AppendOnlyError("The audit log is append-only: entries cannot be changed.")
 

@@ -284,7 +284,12 @@ class Seat(models.Model):
             models.CheckConstraint(condition=Q(position__gte=1), name="seat_position_gte_1"),
             models.CheckConstraint(
                 condition=(Q(substitute__isnull=True) & Q(substitute_from__isnull=True))
-                | (Q(substitute__isnull=False) & Q(substitute_from__gte=1) & Q(substitute_from__lte=9)),
+                | (
+                    Q(substitute__isnull=False)
+                    & Q(substitute_from__isnull=False)
+                    & Q(substitute_from__gte=1)
+                    & Q(substitute_from__lte=9)
+                ),
                 name="seat_substitute_with_deal",
             ),
             models.CheckConstraint(
@@ -350,6 +355,9 @@ class GameSet(models.Model):
 class Deal(models.Model):
     """One deal in a set, in playing order (`sequence`). A void deal is replayed with the same number.
 
+    A void deal carrying a winner or scores is stored as written (sheets are imported as they are);
+    the validator reports it (VOID_SCORED, V11).
+
     `dealer` is the dealer's seat position when the sheet gives it; `out` the entry who went out.
     """
 
@@ -378,11 +386,6 @@ class Deal(models.Model):
             ),
             models.CheckConstraint(condition=Q(number__gte=1) & Q(number__lte=9), name="deal_number_1_to_9"),
             models.CheckConstraint(condition=Q(sequence__gte=1), name="deal_sequence_gte_1"),
-            # V11: a void deal has no winner and is not doubled.
-            models.CheckConstraint(
-                condition=Q(void=False) | (Q(out__isnull=True) & Q(doubled=False)),
-                name="deal_void_has_no_winner",
-            ),
         ]
 
     def __str__(self) -> str:

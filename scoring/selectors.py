@@ -1,0 +1,618 @@
+"""Every read a screen, a PDF or a command needs (HOUSE-STYLE rule 5).
+
+Each function runs a fixed number of queries whatever the event size (aggregates in SQL, then a small
+Python pass) and returns plain rows (dicts) that tables2, templates, PDFs and commands share.
+Official results count verified sets only; `provisional=True` adds the sets still in play.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from django.db.models import Count, F, Max, Prefetch, Q, QuerySet, Sum
+
+from adjudication.models import AuditEntry, Ruling
+
+from .models import TIEBREAKS, Deal, DealResult, Entry, Event, GameSet, Player, Round, Seat, Table
+from .services import DEALS_PER_SET, _deals, _seats, findings_for_set, sheet_from_rows
+
+STANDINGS_FIELDS = (
+    "place",
+    "shared",
+    "player",
+    "club",
+    "total",
+    "sets",
+    "sets_won",
+    "deals_won",
+    "doubled_outs",
+    "worst_deal",
+)
+KNOCKOUT_FIELDS = (*STANDINGS_FIELDS, "round_reached", "round_total")
+
+
+# --- standings ----------------------------------------------------------------------------------
+
+
+def _set_rows(
+    event: Event, *, round_number: int | None = None, provisional: bool = False
+) -> list[dict[str, Any]]:
+    """One aggregated row per (counted set, player): one query.
+
+    Keys: set_id, verified, round, entry_id, player_id, player, club, total, worst, deals, won, doubled.
+    """
+    results = DealResult.objects.filter(deal__game_set__table__round__event=event, deal__void=False)
+    if not provisional:
+        results = results.filter(deal__game_set__status=GameSet.Status.VERIFIED)
+    if round_number is not None:
+        results = results.filter(deal__game_set__table__round__number=round_number)
+    went_out = Q(deal__out_id=F("entry_id"))
+    return list(
+        results.order_by()
+        .values(
+            "entry_id",
+            set_id=F("deal__game_set_id"),
+            status=F("deal__game_set__status"),
+            round=F("deal__game_set__table__round__number"),
+            player_id=F("entry__player_id"),
+            player=F("entry__player__name"),
+            club=F("entry__player__club"),
+        )
+        .annotate(
+            total=Sum("penalty"),
+            worst=Max("penalty"),
+            deals=Count("pk"),
+            won=Count("pk", filter=went_out),
+            doubled=Count("pk", filter=went_out & Q(deal__doubled=True)),
+        )
+    )
+
+
+def _set_winners(rows: Iterable[Mapping[str, Any]]) -> set[tuple[int, int]]:
+    """(set_id, entry_id) of each complete set's lowest totals, shared wins included (R20)."""
+    by_set: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
+    for row in rows:
+        by_set[row["set_id"]].append(row)
+    winners = set()
+    for set_id, players in by_set.items():
+        verified = players[0]["status"] == GameSet.Status.VERIFIED
+        # R20: a set is won after its nine scored deals (a verified set is complete by decision).
+        if not verified and max(p["deals"] for p in players) < DEALS_PER_SET:
+            continue
+        lowest = min(p["total"] for p in players)
+        winners |= {(set_id, p["entry_id"]) for p in players if p["total"] == lowest}
+    return winners
+
+
+def _new_stats() -> dict[str, Any]:
+    return {
+        "total": 0,
+        "sets": 0,
+        "sets_won": 0,
+        "deals_won": 0,
+        "doubled_outs": 0,
+        "worst_deal": 0,
+    }
+
+
+def _add(stats: dict[str, Any], row: Mapping[str, Any], won: bool) -> None:
+    stats["total"] += row["total"]
+    stats["sets"] += 1
+    stats["sets_won"] += int(won)
+    stats["deals_won"] += row["won"]
+    stats["doubled_outs"] += row["doubled"]
+    stats["worst_deal"] = max(stats["worst_deal"], row["worst"])
+
+
+def chain_key(stats: Mapping[str, Any], chain: Sequence[str]) -> tuple[int, ...]:
+    """Sort key for a tie-break chain: smaller is better (higher-is-better keys are negated)."""
+    return tuple(stats[key] if TIEBREAKS[key] else -stats[key] for key in chain)
+
+
+def rank(rows: list[dict[str, Any]], key) -> list[dict[str, Any]]:
+    """Sort best first and number places 1, 1, 3 (competition ranking); ties listed by name.
+
+    Sets `place` and `shared` on each row (in place) and returns the sorted list.
+    """
+    rows.sort(key=lambda row: (key(row), row["player"].casefold(), row["player"]))
+    keys = [key(row) for row in rows]
+    for index, row in enumerate(rows):
+        first = index
+        while first > 0 and keys[first - 1] == keys[index]:
+            first -= 1
+        row["place"] = first + 1
+        row["shared"] = (index > 0 and keys[index - 1] == keys[index]) or (
+            index + 1 < len(rows) and keys[index + 1] == keys[index]
+        )
+    return rows
+
+
+def standings_for_event(
+    event: Event,
+    *,
+    round_number: int | None = None,
+    provisional: bool = False,
+    with_ids: bool = False,
+) -> list[dict[str, Any]]:
+    """The standings, best first, as in SCORESHEET.md "Standings as data". One query.
+
+    Rows: place, shared, player, club, total, sets, sets_won, deals_won, doubled_outs, worst_deal
+    (keys in that order). Official = verified sets; `provisional` adds sets in play; `round_number`
+    counts that round alone. Players with no counted set are left out. Order: the event's tie-break
+    chain; players it cannot separate share the place (1, 1, 3) and are listed by name.
+
+    Knock-out events add `round_reached` (the last round with a counted set) and `round_total` (the
+    total in that round) and rank by round reached first, then by the chain applied to that round's
+    sets alone — so the final table decides the champion. `with_ids` adds entry_id and player_id.
+    """
+    rows = _set_rows(event, round_number=round_number, provisional=provisional)
+    winners = _set_winners(rows)
+    knockout = event.is_knockout
+    players: dict[int, dict[str, Any]] = {}
+    reached: dict[int, int] = defaultdict(int)
+    for row in rows:
+        reached[row["entry_id"]] = max(reached[row["entry_id"]], row["round"])
+    by_round: dict[int, dict[str, Any]] = {}
+    for row in sorted(rows, key=lambda r: r["round"]):
+        entry_id = row["entry_id"]
+        if entry_id not in players:
+            players[entry_id] = {
+                "player": row["player"],
+                "club": row["club"],
+                **_new_stats(),
+                "_ids": (entry_id, row["player_id"]),
+            }
+        won = (row["set_id"], entry_id) in winners
+        _add(players[entry_id], row, won)
+        if knockout and row["round"] == reached[entry_id]:
+            _add(by_round.setdefault(entry_id, _new_stats()), row, won)
+    chain = list(event.tiebreaks or TIEBREAKS)
+    table = list(players.values())
+    if knockout:
+        for row in table:
+            entry_id = row["_ids"][0]
+            row["round_reached"] = reached[entry_id]
+            row["round_total"] = by_round[entry_id]["total"]
+            row["_key"] = (-reached[entry_id], *chain_key(by_round[entry_id], chain))
+        rank(table, key=lambda row: row["_key"])
+    else:
+        rank(table, key=lambda row: chain_key(row, chain))
+    fields = KNOCKOUT_FIELDS if knockout else STANDINGS_FIELDS
+    out = []
+    for row in table:
+        shaped = {name: row[name] for name in fields}
+        if with_ids:
+            shaped["entry_id"], shaped["player_id"] = row["_ids"]
+        out.append(shaped)
+    return out
+
+
+def knockout_qualifiers(event: Event, *, round_number: int) -> list[int]:
+    """Entry ids who went through from `round_number` of a knock-out event, best first. One query.
+
+    At each table (verified sets only) the best `event.advance` by the tie-break chain go through;
+    players the chain cannot separate at the cut all go through.
+    """
+    rows = _set_rows(event, round_number=round_number)
+    winners = _set_winners(rows)
+    chain = list(event.tiebreaks or TIEBREAKS)
+    by_set: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        stats = _new_stats()
+        _add(stats, row, (row["set_id"], row["entry_id"]) in winners)
+        by_set[row["set_id"]].append({**stats, "player": row["player"], "entry_id": row["entry_id"]})
+    through = []
+    for players in by_set.values():
+        rank(players, key=lambda row: chain_key(row, chain))
+        through += [row for row in players if row["place"] <= (event.advance or 1)]
+    through.sort(key=lambda row: (row["place"], chain_key(row, chain), row["player"].casefold()))
+    return [row["entry_id"] for row in through]
+
+
+# --- one set ------------------------------------------------------------------------------------
+
+
+def _expected_dealers(deals: Sequence[Deal], first: int, seats: int, void_redeal: str) -> list[int]:
+    """R21 / V13: the dealer's seat for each deal in playing order (a void deal is redealt)."""
+    position = first
+    dealers = []
+    for deal in deals:
+        dealers.append(position)
+        if not deal.void or void_redeal == "next":
+            position = position % seats + 1
+    dealers.append(position)
+    return dealers
+
+
+def _findings_index(findings: Sequence[Any], deals: Sequence[Deal]):
+    """Findings by (row index, player), by row index, and those about the whole set."""
+    row_of: dict[int, int] = {}
+    for index, deal in enumerate(deals):
+        # A finding names a deal number: the scored row of that number, else its void row.
+        if not deal.void or deal.number not in row_of:
+            row_of[deal.number] = index
+    void_rows = {deal.number: index for index, deal in enumerate(deals) if deal.void}
+    cells: dict[tuple[int, str], list[Any]] = defaultdict(list)
+    rows: dict[int, list[Any]] = defaultdict(list)
+    whole: list[Any] = []
+    for finding in findings:
+        index = row_of.get(finding.deal) if finding.deal is not None else None
+        if finding.code == "VOID_SCORED" and finding.deal in void_rows:
+            index = void_rows[finding.deal]
+        if index is None:
+            whole.append(finding)
+        elif finding.player:
+            cells[(index, finding.player)].append(finding)
+        else:
+            rows[index].append(finding)
+    return cells, rows, whole
+
+
+def set_grid(game_set: GameSet) -> dict[str, Any]:
+    """Everything the table page shows for one set. Five queries whatever the event size.
+
+    Keys: game_set, table, round, event, rules, players (position, entry_id, player, club,
+    substitute, substitute_from), rows (one per deal in playing order, then placeholders up to deal 9:
+    deal, sequence, number, void, placeholder, contract, contract_text, deal_size, dealer,
+    dealer_expected, out, doubled, version, findings, cells), totals, winners, complete,
+    scored_deals, next_number, findings, set_findings, errors, warnings, can_verify, rulings, sheet.
+
+    Each cell: entry_id, player, played_by (a substitute's name from their deal on), result
+    (DealResult or None), calls, hand, penalty, total (running, computed), total_written, opened,
+    overcall, contract_error, other_points, other_reason, out, findings, rulings.
+    """
+    game_set = GameSet.objects.select_related("table__round__event", "verified_by", "updated_by").get(
+        pk=game_set.pk
+    )
+    table = game_set.table
+    event = table.round.event
+    rules = event.ruleset()
+    seats = _seats(game_set)
+    deals = _deals(game_set)
+    rulings = list(
+        Ruling.objects.filter(deal__game_set=game_set)
+        .select_related("entry__player", "issued_by", "decided_by")
+        .order_by("issued_at", "pk")
+    )
+    sheet = sheet_from_rows(game_set, seats, deals)
+    findings = findings_for_set(game_set, sheet=sheet)
+    cell_findings, row_findings, set_findings = _findings_index(findings, deals)
+    rulings_by = defaultdict(list)
+    for ruling in rulings:
+        rulings_by[(ruling.deal_id, ruling.entry_id)].append(ruling)
+    names = {seat.position: seat.entry.player.name for seat in seats}
+    dealers = _expected_dealers(deals, table.first_dealer, len(seats) or 1, rules.void_redeal)
+    running = {seat.entry_id: 0 for seat in seats}
+    rows = []
+    for index, deal in enumerate(deals):
+        results = {result.entry_id: result for result in deal.results.all()}
+        cells = []
+        for seat in seats:
+            result = results.get(seat.entry_id)
+            if result is not None and not deal.void:
+                running[seat.entry_id] += result.penalty
+            cells.append(
+                _cell(seat, deal, result, running[seat.entry_id], names)
+                | {
+                    "findings": cell_findings.get((index, seat.entry.player.name), []),
+                    "rulings": rulings_by.get((deal.pk, seat.entry_id), []),
+                }
+            )
+        rows.append(
+            _row(deal.number, rules, names, dealers[index])
+            | {
+                "deal": deal,
+                "sequence": deal.sequence,
+                "void": deal.void,
+                "placeholder": False,
+                "dealer": names.get(deal.dealer) if deal.dealer else names.get(dealers[index]),
+                "out": deal.out.player.name if deal.out_id else None,
+                "doubled": deal.doubled,
+                "version": deal.version,
+                "findings": row_findings.get(index, []),
+                "cells": cells,
+            }
+        )
+    scored = [deal for deal in deals if not deal.void]
+    next_number = None
+    if len(scored) < DEALS_PER_SET:
+        next_number = deals[-1].number if deals and deals[-1].void else len(scored) + 1
+        next_number = min(next_number, DEALS_PER_SET)
+        sequence = len(deals) + 1
+        position = dealers[len(deals)]
+        for number in range(next_number, DEALS_PER_SET + 1):
+            rows.append(_placeholder(number, sequence, rules, names, position, seats))
+            sequence += 1
+            position = position % (len(seats) or 1) + 1
+    totals = [
+        {"entry_id": seat.entry_id, "player": seat.entry.player.name, "total": running[seat.entry_id]}
+        for seat in seats
+    ]
+    complete = len(scored) >= DEALS_PER_SET
+    lowest = min((row["total"] for row in totals), default=None)
+    errors = [finding for finding in findings if finding.severity == "error"]
+    return {
+        "game_set": game_set,
+        "table": table,
+        "round": table.round,
+        "event": event,
+        "rules": rules,
+        "players": [
+            {
+                "position": seat.position,
+                "entry_id": seat.entry_id,
+                "player": seat.entry.player.name,
+                "club": seat.entry.player.club,
+                "substitute": seat.substitute.player.name if seat.substitute_id else None,
+                "substitute_from": seat.substitute_from,
+                "first_dealer": seat.position == table.first_dealer,
+            }
+            for seat in seats
+        ],
+        "rows": rows,
+        "totals": totals,
+        "winners": [row["player"] for row in totals if complete and row["total"] == lowest],
+        "complete": complete,
+        "scored_deals": len(scored),
+        "next_number": next_number,
+        "findings": findings,
+        "set_findings": set_findings,
+        "errors": len(errors),
+        "warnings": len(findings) - len(errors),
+        "can_verify": complete and not errors and not game_set.is_verified,
+        "rulings": rulings,
+        "sheet": sheet,
+    }
+
+
+def _row(number: int, rules, names: Mapping[int, str], expected: int) -> dict[str, Any]:
+    return {
+        "number": number,
+        "contract": rules.contract(number),
+        "contract_text": rules.describe_contract(number),
+        "deal_size": rules.deal_size(number),
+        "dealer_expected": names.get(expected),
+    }
+
+
+def _placeholder(number, sequence, rules, names, position, seats) -> dict[str, Any]:
+    return _row(number, rules, names, position) | {
+        "deal": None,
+        "sequence": sequence,
+        "void": False,
+        "placeholder": True,
+        "dealer": names.get(position),
+        "out": None,
+        "doubled": False,
+        "version": None,
+        "findings": [],
+        "cells": [
+            {"entry_id": seat.entry_id, "player": seat.entry.player.name, "result": None} for seat in seats
+        ],
+    }
+
+
+def _cell(seat: Seat, deal: Deal, result, running: int, names) -> dict[str, Any]:
+    substitute = (
+        seat.substitute.player.name
+        if seat.substitute_id and deal.number >= (seat.substitute_from or 10)
+        else None
+    )
+    cell = {
+        "entry_id": seat.entry_id,
+        "player": seat.entry.player.name,
+        "played_by": substitute or seat.entry.player.name,
+        "result": result,
+        "out": deal.out_id == seat.entry_id,
+        "total": running if result is not None else None,
+    }
+    for name in ("calls", "hand", "penalty", "total_written", "opened", "overcall"):
+        cell[name] = getattr(result, name) if result is not None else None
+    for name in ("contract_error", "other_points", "other_reason"):
+        cell[name] = getattr(result, name) if result is not None else None
+    return cell
+
+
+# --- seating, players, tables -------------------------------------------------------------------
+
+
+def round_seating(round: Round) -> list[dict[str, Any]]:
+    """ "Where do I sit": every seated player's table and seat, sorted by name. One query.
+
+    Rows: player, club, entry_id, table, seat, first_dealer (bool), substitute, substitute_from,
+    withdrawn (bool).
+    """
+    seats = (
+        Seat.objects.filter(round=round)
+        .select_related("table", "entry__player", "substitute__player")
+        .order_by()
+    )
+    rows = [
+        {
+            "player": seat.entry.player.name,
+            "club": seat.entry.player.club,
+            "entry_id": seat.entry_id,
+            "table": seat.table.number,
+            "seat": seat.position,
+            "first_dealer": seat.position == seat.table.first_dealer,
+            "substitute": seat.substitute.player.name if seat.substitute_id else None,
+            "substitute_from": seat.substitute_from,
+            "withdrawn": seat.entry.status == Entry.Status.WITHDRAWN,
+        }
+        for seat in seats
+    ]
+    rows.sort(key=lambda row: (row["player"].casefold(), row["player"]))
+    return rows
+
+
+def player_history(event: Event, player: Player | Entry) -> dict[str, Any]:
+    """Every set and deal a player played in an event, their rulings and running totals. 5 queries.
+
+    Keys: entry, player, sets (round, table, game_set, status, verified, corrected, overridden,
+    total, won, deals: number, sequence, void, calls, hand, penalty, total, total_written, out,
+    doubled, overcall, contract_error, other_points, other_reason), rulings, chart (label, total:
+    the running total over all the player's deals in the event, in order), total.
+    """
+    entry_filter = {"pk": player.pk} if isinstance(player, Entry) else {"event": event, "player": player}
+    entry = Entry.objects.select_related("player").get(**entry_filter)
+    seats = list(
+        Seat.objects.filter(entry=entry)
+        .select_related("table__round", "table__game_set")
+        .order_by("table__round__number", "table__number")
+    )
+    results = list(
+        DealResult.objects.filter(entry=entry)
+        .select_related("deal")
+        .order_by("deal__game_set_id", "deal__sequence")
+    )
+    rulings = list(
+        Ruling.objects.filter(entry=entry)
+        .select_related("deal__game_set__table__round", "issued_by", "decided_by")
+        .order_by("issued_at", "pk")
+    )
+    set_ids = [seat.table.game_set.pk for seat in seats]
+    totals = (
+        DealResult.objects.filter(deal__game_set_id__in=set_ids, deal__void=False)
+        .order_by()
+        .values("entry_id", set_id=F("deal__game_set_id"))
+        .annotate(total=Sum("penalty"), deals=Max("deal__number"))
+    )
+    lowest: dict[int, int] = {}
+    complete: dict[int, bool] = defaultdict(bool)
+    for row in totals:
+        lowest[row["set_id"]] = min(lowest.get(row["set_id"], row["total"]), row["total"])
+    by_set: dict[int, list[DealResult]] = defaultdict(list)
+    for result in results:
+        by_set[result.deal.game_set_id].append(result)
+    sets = []
+    chart = []
+    overall = 0
+    for seat in seats:
+        game_set = seat.table.game_set
+        running = 0
+        deals = []
+        for result in by_set.get(game_set.pk, []):
+            deal = result.deal
+            if not deal.void:
+                running += result.penalty
+                overall += result.penalty
+                chart.append(
+                    {
+                        "label": f"R{seat.table.round.number} D{deal.number}",
+                        "round": seat.table.round.number,
+                        "deal": deal.number,
+                        "total": overall,
+                    }
+                )
+            deals.append(
+                {
+                    "number": deal.number,
+                    "sequence": deal.sequence,
+                    "void": deal.void,
+                    "calls": result.calls,
+                    "hand": result.hand,
+                    "penalty": result.penalty,
+                    "total": running,
+                    "total_written": result.total_written,
+                    "out": deal.out_id == entry.pk,
+                    "doubled": deal.doubled,
+                    "overcall": result.overcall,
+                    "contract_error": result.contract_error,
+                    "other_points": result.other_points,
+                    "other_reason": result.other_reason,
+                }
+            )
+        scored = sum(1 for row in deals if not row["void"])
+        complete[game_set.pk] = game_set.is_verified or scored >= DEALS_PER_SET
+        sets.append(
+            {
+                "round": seat.table.round.number,
+                "table": seat.table.number,
+                "seat": seat.position,
+                "game_set": game_set,
+                "status": game_set.status,
+                "verified": game_set.is_verified,
+                "corrected": game_set.corrected_after_verification,
+                "overridden": bool(game_set.override_reason),
+                "total": running,
+                "won": bool(deals) and complete[game_set.pk] and running == lowest.get(game_set.pk),
+                "deals": deals,
+            }
+        )
+    return {
+        "entry": entry,
+        "player": entry.player,
+        "sets": sets,
+        "rulings": rulings,
+        "chart": chart,
+        "total": overall,
+    }
+
+
+def event_tables_status(event: Event) -> list[dict[str, Any]]:
+    """Each round's tables and how far they are (projector, director overview). Three queries.
+
+    Returns rounds: round, number, seated, tables, finished, verified; each table: table, number,
+    game_set, status, scored (deals), finished (9 scored), verified, errors, warnings (at the last
+    change), corrected, overridden, players (names clockwise), updated_at.
+    """
+    rounds = list(Round.objects.filter(event=event).order_by("number"))
+    tables = (
+        Table.objects.filter(round__event=event)
+        .select_related("game_set")
+        .annotate(scored=Count("game_set__deals", filter=Q(game_set__deals__void=False)))
+        .prefetch_related(
+            Prefetch(
+                "seats",
+                queryset=Seat.objects.select_related("entry__player").order_by("position"),
+            )
+        )
+        .order_by("round__number", "number")
+    )
+    by_round: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for table in tables:
+        game_set = getattr(table, "game_set", None)
+        by_round[table.round_id].append(
+            {
+                "table": table,
+                "number": table.number,
+                "game_set": game_set,
+                "status": game_set.status if game_set else None,
+                "scored": table.scored,
+                "finished": table.scored >= DEALS_PER_SET,
+                "verified": bool(game_set and game_set.is_verified),
+                "errors": game_set.error_count if game_set else 0,
+                "warnings": game_set.warning_count if game_set else 0,
+                "corrected": bool(game_set and game_set.corrected_after_verification),
+                "overridden": bool(game_set and game_set.override_reason),
+                "players": [seat.entry.player.name for seat in table.seats.all()],
+                "updated_at": game_set.updated_at if game_set else None,
+            }
+        )
+    return [
+        {
+            "round": rnd,
+            "number": rnd.number,
+            "seated": bool(by_round.get(rnd.pk)),
+            "tables": by_round.get(rnd.pk, []),
+            "finished": sum(1 for row in by_round.get(rnd.pk, []) if row["finished"]),
+            "verified": sum(1 for row in by_round.get(rnd.pk, []) if row["verified"]),
+        }
+        for rnd in rounds
+    ]
+
+
+def audit_for_event(
+    event: Event, *, action: str = "", object_type: str = "", username: str = ""
+) -> QuerySet[AuditEntry]:
+    """The event's audit log, newest first; filters match an action prefix, type or user."""
+    entries = AuditEntry.objects.filter(event=event)
+    if action:
+        entries = entries.filter(action__startswith=action)
+    if object_type:
+        entries = entries.filter(object_type=object_type)
+    if username:
+        entries = entries.filter(username=username)
+    return entries.select_related("user")

@@ -1,0 +1,199 @@
+"""One shared test world: an event, its first round and a table of Ann, Bob, Cy and Dee (seats 1–4,
+Ann deals first), plus factories for more players, tables and played sets.
+
+Engine tests need none of this (no database); scoring and adjudication tests build on it.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Mapping, Sequence
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+DATA = Path(__file__).parent / "data"
+FOUR = ("Ann", "Bob", "Cy", "Dee")
+
+
+def load_json(name: str) -> Any:
+    return json.loads((DATA / name).read_text(encoding="utf-8"))
+
+
+def renamed_sheet(sheet: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
+    """A copy of a sheet with its players renamed, in seat order, to `names`."""
+    mapping = dict(zip(sheet["players"], names, strict=True))
+    data = copy.deepcopy(dict(sheet))
+    data["players"] = list(names)
+    for key in ("first_dealer",):
+        if key in data:
+            data[key] = mapping[data[key]]
+    for deal in data["deals"]:
+        for key in ("out", "dealer"):
+            if deal.get(key):
+                deal[key] = mapping[deal[key]]
+        if "results" in deal:
+            deal["results"] = {mapping[name]: row for name, row in deal["results"].items()}
+    return data
+
+
+@pytest.fixture
+def example_sheet() -> dict[str, Any]:
+    """A valid nine-deal sheet for Ann, Bob, Cy and Dee (no findings)."""
+    return load_json("example-sheet.json")
+
+
+@pytest.fixture
+def director(db):
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.create_user("director", password="secret-director-pw")
+
+
+@pytest.fixture
+def other_director(db):
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.create_user("second", password="secret-second-pw")
+
+
+@pytest.fixture
+def make_event(db, director):
+    """make_event(**fields) -> Event, created through the service by `director`."""
+    from scoring import services
+
+    counter = iter(range(1, 10_000))
+
+    def make(**fields):
+        number = next(counter)
+        fields.setdefault("name", f"Test Event {number}")
+        fields.setdefault("slug", f"test-event-{number}")
+        fields.setdefault("date_start", date(2026, 12, 5))
+        fields.setdefault("directors", [director])
+        return services.event_create(user=director, **fields)
+
+    return make
+
+
+@pytest.fixture
+def event(make_event):
+    return make_event(name="Test Open", slug="test-open")
+
+
+@pytest.fixture
+def round1(event, director):
+    from scoring import services
+
+    return services.round_create(event=event, user=director)
+
+
+@pytest.fixture
+def make_entries(director):
+    """make_entries(event, names, clubs=None) -> {name: Entry}, adding those not yet entered."""
+    from scoring import services
+    from scoring.models import Entry
+
+    def make(event, names, clubs=None):
+        entries = {}
+        for index, name in enumerate(names):
+            entry = Entry.objects.filter(event=event, player__name=name).first()
+            if entry is None:
+                club = clubs[index] if clubs else ""
+                entry = services.entry_add(event=event, user=director, name=name, club=club)
+            entries[name] = entry
+        return entries
+
+    return make
+
+
+@pytest.fixture
+def make_table(make_entries):
+    """make_table(round, names, number=None, first_dealer=1) -> GameSet, seated in `names` order."""
+    from scoring.models import GameSet, Seat, Table
+
+    def make(rnd, names, *, number=None, first_dealer=1):
+        entries = make_entries(rnd.event, names)
+        number = number or Table.objects.filter(round=rnd).count() + 1
+        table = Table.objects.create(round=rnd, number=number, first_dealer=first_dealer)
+        Seat.objects.bulk_create(
+            Seat(table=table, round=rnd, position=position, entry=entries[name])
+            for position, name in enumerate(names, start=1)
+        )
+        return GameSet.objects.create(table=table)
+
+    return make
+
+
+@pytest.fixture
+def game_set(round1, make_table):
+    """The shared table: round 1, table 1, Ann Bob Cy Dee clockwise, Ann deals first."""
+    return make_table(round1, FOUR)
+
+
+@pytest.fixture
+def entries(game_set):
+    from scoring.models import Entry
+
+    return {
+        entry.player.name: entry
+        for entry in Entry.objects.filter(event=game_set.table.round.event).select_related("player")
+    }
+
+
+@pytest.fixture
+def play_set():
+    """play_set(game_set, deals, verified=True): write deals straight to the tables (no services).
+
+    `deals`: a list of (out, doubled, {name: penalty}) for deals 1, 2, …; for selector tests that
+    need exact totals without going through the validator.
+    """
+    from django.utils import timezone
+
+    from scoring.models import Deal, DealResult, Entry, GameSet
+
+    def play(game_set, deals, *, verified=True):
+        event_id = game_set.table.round.event_id
+        entries = {
+            entry.player.name: entry
+            for entry in Entry.objects.filter(event_id=event_id).select_related("player")
+        }
+        for number, (out, doubled, scores) in enumerate(deals, start=1):
+            deal = Deal.objects.create(
+                game_set=game_set,
+                sequence=number,
+                number=number,
+                out=entries[out] if out else None,
+                doubled=doubled,
+            )
+            DealResult.objects.bulk_create(
+                DealResult(deal=deal, entry=entries[name], penalty=penalty)
+                for name, penalty in scores.items()
+            )
+        if verified:
+            GameSet.objects.filter(pk=game_set.pk).update(
+                status=GameSet.Status.VERIFIED, verified_at=timezone.now()
+            )
+        game_set.refresh_from_db()
+        return game_set
+
+    return play
+
+
+def nine(scores: Mapping[str, int], *, out: str | None = None, doubled_outs: int = 0):
+    """Nine deals whose totals are `scores`: deal 1 carries everything, the winner of every deal is
+    `out` (default: the lowest scorer) with 0; the first `doubled_outs` deals are doubled."""
+    out = out or min(scores, key=lambda name: scores[name])
+    deals = []
+    for number in range(1, 10):
+        row = {name: (value if number == 1 else 0) for name, value in scores.items()}
+        row[out] = 0 if number > 1 else row[out]
+        deals.append((out, number <= doubled_outs, row))
+    return deals
+
+
+@pytest.fixture
+def nine_deals():
+    return nine
