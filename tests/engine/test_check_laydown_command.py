@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -114,6 +115,8 @@ def test_the_exit_codes_reach_the_shell(args: tuple[str, ...], code: int, stdout
     done = subprocess.run(
         [sys.executable, "manage.py", "check_laydown", *args],
         cwd=ROOT,
+        # The suit symbols must survive whatever locale the machine has.
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
         capture_output=True,
         text=True,
         encoding="utf-8",
