@@ -58,7 +58,12 @@ class InvalidLaydown(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class MeldProblem:
-    """One broken rule, in plain words: ``rule`` is ``"R5"`` … ``"R11"``."""
+    """One broken rule, in plain words: ``rule`` is ``"R5"`` … ``"R11"``.
+
+    >>> problem = check_set(parse_cards("QS QH")).problems[0]
+    >>> str(problem), problem.as_dict()["rule"]
+    ('R5: a set needs at least 3 cards, this has 2', 'R5')
+    """
 
     rule: str
     message: str
@@ -349,7 +354,12 @@ a run never turns the corner (K-A-2)
 
 @dataclass(frozen=True, slots=True)
 class MeldCheck:
-    """What checking some cards as a meld found: the meld when they make one, else the problems."""
+    """What checking some cards as a meld found: the meld when they make one, else the problems.
+
+    >>> check = check_run(parse_cards("7H 6H 5H 4H"))
+    >>> check.valid, check.meld, str(check)
+    (True, Meld.parse('4H 5H 6H 7H'), '4♥ 5♥ 6♥ 7♥: a run')
+    """
 
     cards: tuple[Card, ...]
     kind: MeldKind
@@ -587,7 +597,12 @@ Card.parse('6H'), Card.parse('7H')))
 
 @dataclass(frozen=True, slots=True)
 class LaydownVerdict:
-    """Whether an opening satisfies deal ``deal``'s contract: each meld's check and the whole's problems."""
+    """Whether an opening satisfies deal ``deal``'s contract: each meld's check and the whole's problems.
+
+    >>> verdict = check_laydown(parse_laydown("QS QH JK | 4H 5H 6H 7H | 9H 10H JH QH"), deal=3)
+    >>> verdict.valid, verdict.as_dict()["problems"][0]["rule"]
+    (False, 'R7')
+    """
 
     deal: int
     contract: str
