@@ -95,14 +95,6 @@ class IllegalPlay(ValueError):
 # --- reading a run ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _RunReading:
-    """A legal run: its cards low to high and the value of the first (1 = ace low … 14 = ace high)."""
-
-    cards: tuple[Card, ...]
-    low: int
-
-
 def _value(card: Card, *, ace_high: bool) -> int:
     return ACE_HIGH if card.rank == 1 and ace_high else card.rank
 
@@ -115,8 +107,11 @@ def _card_at(value: int, suit: str) -> Card:
     return Card(ACE_LOW if value == ACE_HIGH else value, suit)
 
 
-def _read_as_laid(cards: tuple[Card, ...]) -> _RunReading | None:
-    """R6 + R8: jokers hold the places they are laid in; a run reads low to high or high to low."""
+def _read_as_laid(cards: tuple[Card, ...]) -> tuple[Card, ...] | None:
+    """R6 + R8: jokers hold the places they are laid in; a run reads low to high or high to low.
+
+    Returns the run low to high, or None when the cards as laid are not one.
+    """
     placed = [(index, card) for index, card in enumerate(cards) if not card.is_joker]
     if not placed:
         return None
@@ -130,21 +125,22 @@ def _read_as_laid(cards: tuple[Card, ...]) -> _RunReading | None:
             low, high = min(start, end), max(start, end)
             if low < ACE_LOW or high > ACE_HIGH:
                 continue
-            return _RunReading(cards if step == 1 else cards[::-1], low)
+            return cards if step == 1 else cards[::-1]
     return None
 
 
-def _read_sorted(naturals: tuple[Card, ...]) -> _RunReading | None:
+def _read_sorted(naturals: tuple[Card, ...]) -> tuple[Card, ...] | None:
     """Without jokers nothing holds a place, so naturals laid out of order are simply sorted."""
     for ace_high in _ace_choices(naturals):
         ordered = sorted(naturals, key=lambda card: _value(card, ace_high=ace_high))
         values = [_value(card, ace_high=ace_high) for card in ordered]
         if all(later - earlier == 1 for earlier, later in itertools.pairwise(values)):
-            return _RunReading(tuple(ordered), values[0])
+            return tuple(ordered)
     return None
 
 
-def _run_reading(cards: tuple[Card, ...]) -> tuple[_RunReading | None, list[MeldProblem]]:
+def _run_reading(cards: tuple[Card, ...]) -> tuple[tuple[Card, ...] | None, list[MeldProblem]]:
+    """The run low to high (or None) and what is wrong with it."""
     problems: list[MeldProblem] = []
     naturals = tuple(card for card in cards if not card.is_joker)
     if len(cards) < RUN_MIN_CARDS:
@@ -271,7 +267,7 @@ a run never turns the corner (K-A-2)
         elif self.kind == RUN_KIND:
             reading, problems = _run_reading(cards)
             if reading is not None:
-                cards = reading.cards
+                cards = reading
         else:
             raise ValueError(f"a meld is a set or a run, not {self.kind!r}")
         if problems:
@@ -423,7 +419,7 @@ def check_run(cards: Iterable[Card]) -> MeldCheck:
     reading, problems = _run_reading(laid)
     if reading is None:
         return MeldCheck(laid, RUN_KIND, tuple(problems))
-    return MeldCheck(laid, RUN_KIND, meld=Meld(reading.cards, RUN_KIND))
+    return MeldCheck(laid, RUN_KIND, meld=Meld(reading, RUN_KIND))
 
 
 def classify(cards: Iterable[Card]) -> MeldCheck:
