@@ -146,7 +146,7 @@ CACHES = {
     }
 }
 
-DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
+DJANGO_TABLES2_TEMPLATE = "django_tables2/kalooki.html"
 
 # Content security policy: no inline scripts, nothing from other hosts.
 CONTENT_SECURITY_POLICY = {
