@@ -15,8 +15,18 @@ URL scheme (every part links by these names):
 
 from django.urls import include, path
 
+from . import views
+
 app_name = "scoring"
 urlpatterns: list = [
+    path("", views.home, name="home"),
+    path("e/<slug:slug>/", views.event_page, name="event"),
+    path("e/<slug:slug>/standings/", views.standings, name="standings"),
+    path("e/<slug:slug>/r/<int:number>/", views.round_page, name="round"),
+    path("e/<slug:slug>/r/<int:number>/seating/", views.seating, name="seating"),
+    path("e/<slug:slug>/r/<int:number>/t/<int:table>/", views.set_page, name="table"),
+    path("e/<slug:slug>/p/<int:entry_id>/", views.player, name="player"),
+    path("e/<slug:slug>/projector/", views.projector, name="projector"),
     path("e/<slug:slug>/direct/", include("scoring.entry_urls")),
     path("e/<slug:slug>/pdf/", include("scoring.pdf_urls")),
 ]

@@ -1,0 +1,299 @@
+"""django-tables2 tables for the public pages. Rows are the plain dicts the selectors return, so the
+pages, the CSV/XLSX exports and the `standings` command share one shape (SCORESHEET.md, "Standings as
+data"). Exports use the field names of that shape as their headers.
+"""
+
+from __future__ import annotations
+
+import django_tables2 as tables
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.text import slugify
+
+NUM = {"td": {"class": "num"}, "th": {"class": "num"}}
+
+
+class RowsTable(tables.Table):
+    """A table over dict rows: accessible caption, field names as export headers."""
+
+    # Rendered as <th scope="row"> by templates/django_tables2/kalooki.html.
+    row_header = ""
+
+    def __init__(self, *args, caption: str = "", **kwargs):
+        super().__init__(*args, **kwargs)
+        self.caption = caption
+
+    def as_values(self, exclude_columns=None):
+        values = super().as_values(exclude_columns=exclude_columns)
+        next(values)
+        excluded = set(exclude_columns or ())
+        yield [
+            column.name
+            for column in self.columns.iterall()
+            if not (column.column.exclude_from_export or column.name in excluded)
+        ]
+        yield from values
+
+
+def shared_place(place, shared) -> str:
+    """Competition ranking as players read it: "=1" for a shared first place."""
+    if place is None:
+        return ""
+    return f"={place}" if shared else str(place)
+
+
+class StandingsTable(RowsTable):
+    """Event or round standings, best first; ties shown as shared places ("=1")."""
+
+    row_header = "player"
+
+    place = tables.Column(
+        verbose_name="Place", attrs={"td": {"class": "place"}}, order_by=("place", "player")
+    )
+    shared = tables.Column(verbose_name="Shared", visible=False)
+    player = tables.Column(verbose_name="Player")
+    club = tables.Column(verbose_name="Club", default="")
+    round_reached = tables.Column(verbose_name="Round reached", attrs=NUM)
+    total = tables.Column(verbose_name="Total", attrs=NUM)
+    sets = tables.Column(verbose_name="Sets", attrs=NUM)
+    sets_won = tables.Column(verbose_name="Sets won", attrs=NUM)
+    deals_won = tables.Column(verbose_name="Deals won", attrs=NUM)
+    doubled_outs = tables.Column(verbose_name="Doubled outs", attrs=NUM)
+    worst_deal = tables.Column(verbose_name="Worst deal", attrs=NUM)
+
+    class Meta:
+        orderable = True
+        empty_text = "No results count yet."
+        attrs = {"class": "standings"}
+
+    def __init__(self, data, *, event, knockout: bool = False, **kwargs):
+        exclude = () if knockout else ("round_reached",)
+        super().__init__(data, exclude=exclude, **kwargs)
+        self.event = event
+
+    def render_place(self, value, record):
+        return shared_place(value, record.get("shared"))
+
+    def value_place(self, value):
+        return value
+
+    def value_shared(self, value):
+        return "true" if value else "false"
+
+    def render_player(self, value, record):
+        entry_id = record.get("entry_id")
+        if entry_id is None:
+            return value
+        url = reverse("scoring:player", kwargs={"slug": self.event.slug, "entry_id": entry_id})
+        return format_html('<a href="{}">{}</a>', url, value)
+
+    def value_player(self, value):
+        return value
+
+
+def export_name(*parts) -> str:
+    return "-".join(slugify(str(part)) for part in parts if part not in (None, ""))
+
+
+def set_status(row) -> tuple[str, str]:
+    """(css key, words) for a set's public status."""
+    if row.get("corrected"):
+        return "corrected", "Corrected after verification"
+    if row.get("verified"):
+        return "verified", "Verified"
+    if row.get("status") is None:
+        return "in_play", "Not started"
+    return "in_play", "In play"
+
+
+def status_badge(row) -> str:
+    key, words = set_status(row)
+    return format_html('<span class="badge badge--{}">{}</span>', key, words)
+
+
+class RoundTablesTable(RowsTable):
+    """A round's tables (rows from `selectors.event_tables_status`)."""
+
+    row_header = "number"
+
+    number = tables.Column(verbose_name="Table", attrs=NUM)
+    players = tables.Column(verbose_name="Players", orderable=False)
+    status = tables.Column(verbose_name="Status", order_by=("verified", "scored"))
+    scored = tables.Column(verbose_name="Deals scored", attrs=NUM)
+    errors = tables.Column(verbose_name="Open errors", attrs=NUM)
+    warnings = tables.Column(verbose_name="Warnings", attrs=NUM)
+    overridden = tables.Column(verbose_name="Override", orderable=False)
+
+    class Meta:
+        orderable = True
+        empty_text = "This round has no tables yet."
+        attrs = {"class": "round-tables"}
+
+    def __init__(self, data, *, event, round_number: int, **kwargs):
+        super().__init__(data, **kwargs)
+        self.event = event
+        self.round_number = round_number
+
+    def render_number(self, value):
+        url = reverse(
+            "scoring:table", kwargs={"slug": self.event.slug, "number": self.round_number, "table": value}
+        )
+        return format_html('<a href="{}">Table {}</a>', url, value)
+
+    def value_number(self, value):
+        return value
+
+    def render_players(self, value):
+        return ", ".join(value)
+
+    def value_players(self, value):
+        return "; ".join(value)
+
+    def render_status(self, value, record):
+        return status_badge(record)
+
+    def value_status(self, value, record):
+        return set_status(record)[0]
+
+    def render_overridden(self, value):
+        return format_html('<span class="badge badge--override">{}</span>', "Override") if value else "—"
+
+    def value_overridden(self, value):
+        return "true" if value else "false"
+
+
+class DealCellColumn(tables.Column):
+    """One player's result in a deal: score, running total and the marks a reader needs."""
+
+    def __init__(self, *args, position: int, **kwargs):
+        kwargs.setdefault("orderable", False)
+        kwargs.setdefault("attrs", NUM)
+        kwargs.setdefault("default", "")
+        super().__init__(*args, **kwargs)
+        self.position = position
+
+    def render(self, value, record):
+        if not value or value.get("result") is None:
+            return "" if record.get("void") else "—"
+        return deal_cell_html(value, doubled=record.get("doubled", False))
+
+    def value(self, value, record):
+        return "" if not value or value.get("result") is None else value.get("penalty")
+
+
+def cell_marks(cell, *, doubled: bool) -> list[str]:
+    """What a reader needs to know beside the score: out, infractions, rulings, findings."""
+    marks = []
+    if cell.get("out"):
+        marks.append("went out, doubled" if doubled else "went out")
+    if cell.get("overcall"):
+        marks.append("over-call (R17)")
+    if cell.get("contract_error"):
+        marks.append("contract error (R18)")
+    if cell.get("other_points"):
+        marks.append(f"+{cell['other_points']} {cell.get('other_reason') or 'infraction points'}")
+    if cell.get("rulings"):
+        count = len(cell["rulings"])
+        marks.append(f"{count} ruling{'' if count == 1 else 's'}")
+    if cell.get("findings"):
+        count = len(cell["findings"])
+        marks.append(f"⚠ {count} finding{'' if count == 1 else 's'}")
+    return marks
+
+
+def deal_cell_html(cell, *, doubled: bool):
+    """Score in bold, then the running total (and the written one when it differs), calls and marks."""
+    parts = [format_html("<strong>{}</strong>", cell.get("penalty"))]
+    total = format_html("total {}", cell.get("total"))
+    written = cell.get("total_written")
+    if written is not None and written != cell.get("total"):
+        total = format_html("{} · written {}", total, written)
+    parts.append(format_html('<span class="cell-note">{}</span>', total))
+    calls = cell.get("calls")
+    if calls:
+        parts.append(
+            format_html('<span class="cell-note">{} call{}</span>', calls, "" if calls == 1 else "s")
+        )
+    marks = cell_marks(cell, doubled=doubled)
+    if marks:
+        parts.append(format_html('<span class="cell-note">{}</span>', "; ".join(marks)))
+    played_by = cell.get("played_by")
+    if played_by and played_by != cell.get("player"):
+        parts.append(format_html('<span class="cell-note">played by {}</span>', played_by))
+    return format_html_join("", "{}", ((part,) for part in parts))
+
+
+class SetGridTable(RowsTable):
+    """A set's nine deals (rows from `grid_rows`), one column per seated player, totals in the footer."""
+
+    row_header = "deal"
+
+    deal = tables.Column(verbose_name="Deal", orderable=False)
+    contract = tables.Column(verbose_name="Contract", orderable=False)
+    dealer = tables.Column(verbose_name="Dealer", orderable=False, default="")
+    out = tables.Column(verbose_name="Out", orderable=False, default="")
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "set-grid"}
+        row_attrs = {"class": lambda record: "void-row" if record.get("void") else ""}
+
+    def __init__(self, data, *, players, totals, **kwargs):
+        final = {row["entry_id"]: row["total"] for row in totals}
+        extra = []
+        for seat in players:
+            name = seat["player"]
+            extra.append(
+                (
+                    f"p{seat['position']}",
+                    DealCellColumn(
+                        verbose_name=name,
+                        position=seat["position"],
+                        footer=str(final.get(seat["entry_id"], "")),
+                    ),
+                )
+            )
+            extra.append(
+                (f"p{seat['position']}_total", tables.Column(verbose_name=f"{name} total", visible=False))
+            )
+        super().__init__(data, extra_columns=extra, **kwargs)
+
+    def render_deal(self, value, record):
+        if record.get("void"):
+            return format_html('{} <span class="cell-note">void, replayed</span>', value)
+        return value
+
+    def value_deal(self, value, record):
+        return f"{value} (void)" if record.get("void") else value
+
+    def render_contract(self, value, record):
+        return format_html('{}<span class="cell-note">{} cards</span>', value, record.get("deal_size"))
+
+    def render_out(self, value, record):
+        if record.get("doubled"):
+            return format_html('{} <span class="badge badge--verified">doubled</span>', value)
+        return value
+
+    def value_out(self, value, record):
+        return f"{value} (doubled)" if value and record.get("doubled") else (value or "")
+
+
+def grid_rows(grid) -> list[dict]:
+    """`selectors.set_grid` rows flattened for SetGridTable (and its CSV/XLSX export)."""
+    rows = []
+    for row in grid["rows"]:
+        flat = {
+            "deal": row["number"],
+            "void": row["void"],
+            "placeholder": row["placeholder"],
+            "contract": row["contract_text"],
+            "deal_size": row["deal_size"],
+            "dealer": row["dealer"] or "",
+            "out": row["out"] or "",
+            "doubled": row["doubled"],
+        }
+        for seat, cell in zip(grid["players"], row["cells"], strict=True):
+            flat[f"p{seat['position']}"] = cell
+            flat[f"p{seat['position']}_total"] = cell.get("total") if cell.get("result") is not None else ""
+        rows.append(flat)
+    return rows

@@ -1,0 +1,70 @@
+"""Template tags shared by every page: the event navigation and small display helpers."""
+
+from django import template
+from django.urls import NoReverseMatch, reverse
+
+register = template.Library()
+
+
+def user_directs(request, event) -> bool:
+    """Whether the request's user may direct `event`; asked once per request (one query at most)."""
+    if request is None or event is None:
+        return False
+    cache = request.__dict__.setdefault("_kalooki_directs", {})
+    if event.pk not in cache:
+        cache[event.pk] = event.is_director(request.user)
+    return cache[event.pk]
+
+
+def event_round_numbers(event) -> list[int]:
+    """The event's round numbers, in order; one query, remembered on the instance."""
+    numbers = getattr(event, "_round_numbers", None)
+    if numbers is None:
+        numbers = list(event.rounds.order_by("number").values_list("number", flat=True))
+        event._round_numbers = numbers
+    return numbers
+
+
+def director_url(event) -> str | None:
+    """The director's entry page for `event`, when the entry URLs are installed."""
+    for name in ("scoring:direct", "scoring:entry", "scoring:entry_event", "scoring:direct_event"):
+        try:
+            return reverse(name, kwargs={"slug": event.slug})
+        except NoReverseMatch:
+            continue
+    return None
+
+
+@register.inclusion_tag("scoring/_event_nav.html", takes_context=True)
+def event_nav(context):
+    """The event's navigation (standings, rounds, seating, projector, director) when a page has an event."""
+    event = context.get("event")
+    request = context.get("request")
+    if event is None or getattr(event, "pk", None) is None:
+        return {"event": None}
+    numbers = event_round_numbers(event)
+    current = context.get("round")
+    current_number = getattr(current, "number", None)
+    seating_number = current_number if current_number in numbers else (numbers[-1] if numbers else None)
+    match = getattr(request, "resolver_match", None)
+    return {
+        "event": event,
+        "round_numbers": numbers,
+        "current_round": current_number,
+        "seating_number": seating_number,
+        "url_name": match.view_name if match else "",
+        "is_director": user_directs(request, event),
+        "director_url": director_url(event),
+    }
+
+
+@register.filter
+def place(row) -> str:
+    """A standings row's place as players read it: "=1" when shared."""
+    if row is None:
+        return ""
+    value = row.get("place") if isinstance(row, dict) else getattr(row, "place", None)
+    shared = row.get("shared") if isinstance(row, dict) else getattr(row, "shared", False)
+    if value is None:
+        return ""
+    return f"={value}" if shared else str(value)

@@ -1,0 +1,459 @@
+"""Public pages: read-only, no login. Every page reads through `scoring.selectors` (a fixed number of
+queries whatever the event's size); standings are cached and answer conditional GETs by the event's
+results stamp, which every service that changes a counted result bumps.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import wraps
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.views.decorators.http import condition, require_safe
+from django.views.generic import TemplateView
+from django_tables2 import SingleTableMixin
+from django_tables2.export import ExportMixin
+
+from . import selectors
+from .charts import running_total_chart
+from .filters import NameFilterForm, mark_matches
+from .models import Entry, Event, GameSet, Round
+from .tables import RoundTablesTable, SetGridTable, StandingsTable, export_name, grid_rows, shared_place
+from .templatetags.kalooki import event_round_numbers, user_directs
+
+# Pages change only with the event's results stamp (or its version); this bounds a stale entry's life
+# should anything else they show change without bumping either.
+PAGE_CACHE_SECONDS = 120
+
+
+def event_for(request, slug: str) -> Event:
+    """The page's event, fetched once per request (the conditional-GET check and the view share it)."""
+    event = getattr(request, "_kalooki_event", None)
+    if event is None or event.slug != slug:
+        event = get_object_or_404(Event, slug=slug)
+        request._kalooki_event = event
+    return event
+
+
+def is_anonymous_reader(request) -> bool:
+    """True when the page is the same for everyone: no account, no session, no pending message."""
+    if settings.SESSION_COOKIE_NAME in request.COOKIES or "messages" in request.COOKIES:
+        return False
+    return not request.user.is_authenticated
+
+
+def results_etag(request, slug: str, **kwargs) -> str | None:
+    if not is_anonymous_reader(request):
+        return None
+    try:
+        event = event_for(request, slug)
+    except Http404:
+        return None
+    return f'"{event.pk}-{event.results_stamp}-{event.version}"'
+
+
+def results_last_modified(request, slug: str, **kwargs):
+    if not is_anonymous_reader(request):
+        return None
+    try:
+        return event_for(request, slug).results_changed_at
+    except Http404:
+        return None
+
+
+def _page_cache_key(request, event: Event) -> str:
+    path = hashlib.sha256(request.get_full_path().encode()).hexdigest()[:32]
+    return f"kalooki:page:{event.pk}:{event.results_stamp}:{event.version}:{path}"
+
+
+def cached_public_page(view):
+    """Serve anonymous readers a stored copy of the page until the event's results change."""
+
+    @wraps(view)
+    def wrapper(request, *args, slug: str, **kwargs):
+        if request.method not in ("GET", "HEAD") or not is_anonymous_reader(request):
+            return view(request, *args, slug=slug, **kwargs)
+        event = event_for(request, slug)
+        key = _page_cache_key(request, event)
+        stored = cache.get(key)
+        if stored is not None:
+            content, headers = stored
+            response = HttpResponse(content)
+            for name, value in headers.items():
+                response.headers[name] = value
+            return response
+        response = view(request, *args, slug=slug, **kwargs)
+        if hasattr(response, "render") and not getattr(response, "is_rendered", True):
+            response = response.render()
+        if response.status_code == 200 and not response.streaming:
+            kept = {
+                name: response.headers[name]
+                for name in ("Content-Type", "Content-Disposition")
+                if name in response.headers
+            }
+            cache.set(key, (response.content, kept), PAGE_CACHE_SECONDS)
+        return response
+
+    return wrapper
+
+
+def public_results_page(view):
+    """A results page: GET/HEAD only, conditional GET by the results stamp, cached for anonymous readers."""
+    conditional = condition(etag_func=results_etag, last_modified_func=results_last_modified)
+
+    @require_safe
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        response = conditional(cached_public_page(view))(request, *args, **kwargs)
+        # Browsers and the projector revalidate every time (a 304 costs one small query).
+        patch_cache_control(response, max_age=0, must_revalidate=True)
+        patch_vary_headers(response, ["Cookie"])
+        return response
+
+    return wrapper
+
+
+@require_safe
+def home(request):
+    """Every event, newest first."""
+    events = list(Event.objects.order_by("-date_start", "name"))
+    return render(request, "scoring/home.html", {"events": events})
+
+
+# --- standings ----------------------------------------------------------------------------------
+
+STANDINGS_CACHE_SECONDS = 3600
+EXPORT_FORMATS = ("csv", "xlsx")
+TRUE_WORDS = {"1", "true", "yes", "on"}
+
+
+def cached_standings(event: Event, *, round_number: int | None, provisional: bool) -> list[dict]:
+    """The selector's standings rows, kept until the event's results stamp moves on."""
+    key = (
+        f"kalooki:standings:{event.pk}:{event.results_stamp}:{event.version}:"
+        f"{round_number or 0}:{int(provisional)}"
+    )
+    rows = cache.get(key)
+    if rows is None:
+        rows = selectors.standings_for_event(
+            event, round_number=round_number, provisional=provisional, with_ids=True
+        )
+        cache.set(key, rows, STANDINGS_CACHE_SECONDS)
+    return rows
+
+
+def wants_provisional(request) -> bool:
+    return request.GET.get("provisional", "").strip().lower() in TRUE_WORDS
+
+
+def round_param(request, event: Event) -> int | None:
+    """?round=N: a round of this event, or 404 (never a 500 for a bad number)."""
+    raw = request.GET.get("round", "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit() or int(raw) not in event_round_numbers(event):
+        raise Http404("No such round.")
+    return int(raw)
+
+
+class PublicTableView(ExportMixin, SingleTableMixin, TemplateView):
+    """A page built around one django-tables2 table: sortable, paginated, exported as CSV or XLSX."""
+
+    export_formats = EXPORT_FORMATS
+    table_pagination = {"per_page": 50}
+
+    def setup(self, request, *args, **kwargs):
+        super().setup(request, *args, **kwargs)
+        self.event = event_for(request, kwargs["slug"])
+
+    def get_dataset_kwargs(self):
+        # Spreadsheet sheet names are limited to 31 characters.
+        return {"title": self.get_caption()[:31]}
+
+    def get_caption(self) -> str:
+        return ""
+
+    def get_table_kwargs(self):
+        return {"caption": self.get_caption()}
+
+    def render_to_response(self, context, **kwargs):
+        export_format = self.request.GET.get(self.export_trigger_param)
+        if export_format in self.export_formats:
+            return self.create_export(export_format)
+        # Other tablib formats need libraries we do not install: show the page instead.
+        return TemplateView.render_to_response(self, context, **kwargs)
+
+    def export_links(self) -> list[dict[str, str]]:
+        query = self.request.GET.copy()
+        links = []
+        for name in self.export_formats:
+            query[self.export_trigger_param] = name
+            links.append({"format": name.upper(), "url": f"?{query.urlencode()}"})
+        return links
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context.update(event=self.event, exports=self.export_links(), caption=self.get_caption())
+        return context
+
+
+class StandingsView(PublicTableView):
+    """Event or round standings: official (verified sets) or provisional (sets in play too)."""
+
+    template_name = "scoring/standings.html"
+    table_class = StandingsTable
+
+    def get(self, request, *args, **kwargs):
+        self.round_number = round_param(request, self.event)
+        self.provisional = wants_provisional(request)
+        return super().get(request, *args, **kwargs)
+
+    @property
+    def export_name(self):
+        return export_name(
+            self.event.slug,
+            f"round-{self.round_number}" if self.round_number else "",
+            "provisional-standings" if self.provisional else "standings",
+        )
+
+    def get_caption(self) -> str:
+        which = "Provisional" if self.provisional else "Official"
+        scope = f"round {self.round_number}" if self.round_number else "all rounds"
+        return f"{which} standings, {scope}"
+
+    def get_table_data(self):
+        return cached_standings(self.event, round_number=self.round_number, provisional=self.provisional)
+
+    def get_table_kwargs(self):
+        return super().get_table_kwargs() | {"event": self.event, "knockout": self.event.is_knockout}
+
+    def switch_links(self) -> dict[str, str]:
+        """Official / provisional and round links that keep the rest of the query."""
+
+        def url(**changes) -> str:
+            query = self.request.GET.copy()
+            for key in ("page", "_export"):
+                query.pop(key, None)
+            for key, value in changes.items():
+                if value in (None, ""):
+                    query.pop(key, None)
+                else:
+                    query[key] = value
+            encoded = query.urlencode()
+            return f"?{encoded}" if encoded else "?"
+
+        return {
+            "official": url(provisional=None),
+            "provisional": url(provisional="1"),
+            "all_rounds": url(round=None),
+            "rounds": [
+                {"number": number, "url": url(round=str(number))}
+                for number in event_round_numbers(self.event)
+            ],
+        }
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context.update(
+            provisional=self.provisional,
+            round_number=self.round_number,
+            switch=self.switch_links(),
+        )
+        return context
+
+
+class EventView(StandingsView):
+    """The event's front page: what it is, how far each round is, and the standings."""
+
+    template_name = "scoring/event.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["rounds"] = selectors.event_tables_status(self.event)
+        return context
+
+
+# --- rounds, tables, seating --------------------------------------------------------------------
+
+
+def round_for(event: Event, number: int) -> Round:
+    return get_object_or_404(Round, event=event, number=number)
+
+
+class RoundView(PublicTableView):
+    """A round's tables and their status (in play, verified, corrected after verification)."""
+
+    template_name = "scoring/round.html"
+    table_class = RoundTablesTable
+    table_pagination = {"per_page": 64}
+
+    def get(self, request, *args, **kwargs):
+        self.round = round_for(self.event, kwargs["number"])
+        self.status = next(
+            (row for row in selectors.event_tables_status(self.event) if row["number"] == self.round.number),
+            {"tables": [], "finished": 0, "verified": 0},
+        )
+        return super().get(request, *args, **kwargs)
+
+    @property
+    def export_name(self):
+        return export_name(self.event.slug, f"round-{self.round.number}", "tables")
+
+    def get_caption(self) -> str:
+        return f"Round {self.round.number}: tables"
+
+    def get_table_data(self):
+        return self.status["tables"]
+
+    def get_table_kwargs(self):
+        return super().get_table_kwargs() | {"event": self.event, "round_number": self.round.number}
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context.update(round=self.round, status=self.status)
+        return context
+
+
+class SetView(PublicTableView):
+    """One table's nine-deal set: contracts, dealers, scores, running totals, findings and rulings."""
+
+    template_name = "scoring/set.html"
+    table_class = SetGridTable
+    table_pagination = False
+
+    def get(self, request, *args, **kwargs):
+        game_set = get_object_or_404(
+            GameSet.objects.only("pk"),
+            table__round__event=self.event,
+            table__round__number=kwargs["number"],
+            table__number=kwargs["table"],
+        )
+        self.grid = selectors.set_grid(game_set)
+        return super().get(request, *args, **kwargs)
+
+    @property
+    def export_name(self):
+        table = self.grid["table"]
+        return export_name(self.event.slug, f"round-{table.round.number}", f"table-{table.number}")
+
+    def get_caption(self) -> str:
+        table = self.grid["table"]
+        return f"Round {table.round.number}, table {table.number}: deal by deal"
+
+    def get_table_data(self):
+        return grid_rows(self.grid)
+
+    def get_table_kwargs(self):
+        return super().get_table_kwargs() | {"players": self.grid["players"], "totals": self.grid["totals"]}
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        grid = self.grid
+        context.update(
+            grid=grid,
+            round=grid["round"],
+            game_set=grid["game_set"],
+            place_rows=set_places(grid),
+            is_director=user_directs(self.request, self.event),
+        )
+        return context
+
+
+@require_safe
+def seating_view(request, slug: str, number: int):
+    """Where do I sit: every player's table and seat, found by name (?q=, and live with a script)."""
+    event = event_for(request, slug)
+    rnd = round_for(event, number)
+    rows = selectors.round_seating(rnd)
+    form = NameFilterForm(request.GET or None)
+    query = form.query() if form.is_bound else ""
+    matched = mark_matches(rows, query, ("player", "club", "substitute"))
+    return render(
+        request,
+        "scoring/seating.html",
+        {"event": event, "round": rnd, "rows": rows, "form": form, "query": query, "matched": matched},
+    )
+
+
+# --- players and the projector ------------------------------------------------------------------
+
+
+@require_safe
+def player_view(request, slug: str, entry_id: int):
+    """Every set and deal a player played, their calls, penalties and rulings, and a chart."""
+    event = event_for(request, slug)
+    entry = get_object_or_404(Entry, pk=entry_id, event=event)
+    history = selectors.player_history(event, entry)
+    official = cached_standings(event, round_number=None, provisional=False)
+    standing = next((row for row in official if row.get("entry_id") == entry.pk), None)
+    return render(
+        request,
+        "scoring/player.html",
+        {
+            "event": event,
+            "history": history,
+            "entry": history["entry"],
+            "standing": standing,
+            "chart": running_total_chart(history["chart"]),
+        },
+    )
+
+
+PROJECTOR_TOP = 12
+PROJECTOR_REFRESH = 30
+
+
+@require_safe
+def projector_view(request, slug: str):
+    """For the screen in the hall: big type, reloads itself, tables finished and the top of the standings."""
+    event = event_for(request, slug)
+    rounds = selectors.event_tables_status(event)
+    wanted = round_param(request, event)
+    seated = [row for row in rounds if row["seated"]]
+    current = None
+    if wanted is not None:
+        current = next((row for row in rounds if row["number"] == wanted), None)
+    elif seated:
+        current = seated[-1]
+    provisional = wants_provisional(request)
+    rows = cached_standings(event, round_number=None, provisional=provisional)
+    return render(
+        request,
+        "scoring/projector.html",
+        {
+            "event": event,
+            "current": current,
+            "round": current["round"] if current else None,
+            "provisional": provisional,
+            "top": rows[:PROJECTOR_TOP],
+            "refresh": PROJECTOR_REFRESH,
+            "knockout": event.is_knockout,
+        },
+    )
+
+
+def set_places(grid) -> list[dict]:
+    """The set's players ranked by their running totals (R20: equal lowest share the win)."""
+    rows = [dict(row) for row in grid["totals"]]
+    rows.sort(key=lambda row: (row["total"], row["player"].casefold()))
+    for index, row in enumerate(rows):
+        first = index
+        while first > 0 and rows[first - 1]["total"] == row["total"]:
+            first -= 1
+        shared = sum(1 for other in rows if other["total"] == row["total"]) > 1
+        row["place"] = shared_place(first + 1, shared)
+        row["winner"] = row["player"] in grid["winners"]
+    return rows
+
+
+event_page = public_results_page(EventView.as_view())
+standings = public_results_page(StandingsView.as_view())
+round_page = public_results_page(RoundView.as_view())
+set_page = public_results_page(SetView.as_view())
+seating = public_results_page(seating_view)
+player = public_results_page(player_view)
+projector = public_results_page(projector_view)
