@@ -169,7 +169,7 @@ def ruling_issue(
 
 def _locked_ruling(ruling: Ruling, expected_version: int | None) -> Ruling:
     ruling = (
-        Ruling.objects.select_for_update()
+        Ruling.objects.select_for_update(of=("self",))
         .select_related("deal__game_set__table__round__event", "entry__player")
         .get(pk=ruling.pk)
     )

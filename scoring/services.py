@@ -24,7 +24,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import F, Max, Model
+from django.db.models import F, Max, Model, Prefetch
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.text import slugify
@@ -163,7 +163,11 @@ def _errors(errors: Mapping[str, str | list[str]]) -> ValidationError:
 
 
 def _locked_set(game_set: GameSet) -> GameSet:
-    return GameSet.objects.select_for_update().select_related("table__round__event").get(pk=game_set.pk)
+    return (
+        GameSet.objects.select_for_update(of=("self",))
+        .select_related("table__round__event")
+        .get(pk=game_set.pk)
+    )
 
 
 # --- events -------------------------------------------------------------------------------------
@@ -374,7 +378,7 @@ def entry_add(
 
 
 def _entry_set_status(*, entry: Entry, user, status: str, action: str, reason: str) -> Entry:
-    entry = Entry.objects.select_for_update().select_related("player", "event").get(pk=entry.pk)
+    entry = Entry.objects.select_for_update(of=("self",)).select_related("player", "event").get(pk=entry.pk)
     if entry.status == status:
         return entry
     before = entry.status
@@ -674,7 +678,7 @@ def round_seat(
     one fewer player when the count does not divide. Withdrawn players are skipped and late entries
     included; `keep_clubs_apart` swaps players between nearby tables to separate clubs.
     """
-    rnd = Round.objects.select_for_update().select_related("event").get(pk=round.pk)
+    rnd = Round.objects.select_for_update(of=("self",)).select_related("event").get(pk=round.pk)
     event = rnd.event
     if Deal.objects.filter(game_set__table__round=rnd).exists():
         raise ValidationError(
@@ -751,7 +755,7 @@ def seat_substitute(
     The seat's results stay with the seated player; the substitute is shown on the sheet.
     """
     seat = (
-        Seat.objects.select_for_update()
+        Seat.objects.select_for_update(of=("self",))
         .select_related("table__round__event", "entry__player", "substitute__player")
         .get(pk=seat.pk)
     )
@@ -807,7 +811,7 @@ def _deals(game_set: GameSet) -> list[Deal]:
     return list(
         Deal.objects.filter(game_set=game_set)
         .select_related("out__player")
-        .prefetch_related("results__entry__player")
+        .prefetch_related(Prefetch("results", queryset=DealResult.objects.select_related("entry__player")))
         .order_by("sequence")
     )
 

@@ -41,6 +41,12 @@ def renamed_sheet(sheet: Mapping[str, Any], names: Sequence[str]) -> dict[str, A
 
 
 @pytest.fixture
+def rename_sheet():
+    """rename_sheet(sheet, names) -> a copy with the players renamed in seat order."""
+    return renamed_sheet
+
+
+@pytest.fixture
 def example_sheet() -> dict[str, Any]:
     """A valid nine-deal sheet for Ann, Bob, Cy and Dee (no findings)."""
     return load_json("example-sheet.json")

@@ -1,0 +1,77 @@
+"""`manage.py create_director USERNAME --event SLUG [--password P | --reset-password]`.
+
+Creates a director account (or finds it), lets it direct the named events, and sets or resets its
+password without e-mail: with --password that password, for a new account or with
+--reset-password a generated one, printed once.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+
+from adjudication.audit import audit_record
+from scoring.models import Event
+from scoring.services import event_add_director
+
+
+class Command(BaseCommand):
+    help = "Create a director account for events, or reset a director's password."
+
+    def add_arguments(self, parser):
+        parser.add_argument("username")
+        parser.add_argument(
+            "--event", action="append", default=[], metavar="SLUG", help="repeat for several events"
+        )
+        parser.add_argument("--password", help="the password to set (checked by the validators)")
+        parser.add_argument("--reset-password", action="store_true", help="generate and print a new password")
+        parser.add_argument("--email", default="")
+
+    @transaction.atomic
+    def handle(self, *args, username, event, password, reset_password, email, **options):
+        events = []
+        for slug in event:
+            found = Event.objects.filter(slug=slug).first()
+            if found is None:
+                raise CommandError(f"No event with the slug {slug!r}.")
+            events.append(found)
+        users = get_user_model()
+        user = users.objects.filter(username=username).first()
+        created = user is None
+        if created:
+            user = users(username=username, email=email)
+        generated = None
+        if password is None and (created or reset_password):
+            generated = password = secrets.token_urlsafe(12)
+        if password is not None:
+            try:
+                validate_password(password, user)
+            except ValidationError as exc:
+                raise CommandError(" ".join(exc.messages)) from exc
+            user.set_password(password)
+        user.save()
+        if password is not None and not created:
+            audit_record(
+                event=None,
+                action="kalooki.director.password_reset",
+                user=None,
+                obj=user,
+                before=None,
+                after={"username": username},
+                reason="create_director",
+            )
+        for found in events:
+            event_add_director(event=found, user=None, director=user)
+        verb = "Created" if created else "Updated"
+        self.stdout.write(f"{verb} director {username!r}.")
+        for found in events:
+            self.stdout.write(f"  directs: {found.name} ({found.slug})")
+        if generated:
+            self.stdout.write(f"  password: {generated}")
+        elif password is not None:
+            self.stdout.write("  password set.")

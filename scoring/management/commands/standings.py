@@ -1,0 +1,93 @@
+"""`manage.py standings SLUG [--round N] [--provisional] [--format text|json|csv]` (SCORESHEET.md)."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from scoring.models import Event
+from scoring.selectors import standings_for_event
+
+
+def _csv_value(value):
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return value
+
+
+class Command(BaseCommand):
+    help = (
+        "Print an event's official standings (verified sets only), best first. "
+        "--provisional adds sets in play; --round N counts that round alone."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("slug", help="the event's slug")
+        parser.add_argument("--round", type=int, dest="round_number", metavar="N")
+        parser.add_argument("--provisional", action="store_true")
+        parser.add_argument("--format", choices=("text", "json", "csv"), default="text")
+
+    def handle(self, *args, slug, round_number, provisional, format, **options):
+        event = Event.objects.filter(slug=slug).first()
+        if event is None:
+            raise CommandError(f"No event with the slug {slug!r}.")
+        if round_number is not None and round_number < 1:
+            raise CommandError("--round must be 1 or more.")
+        rows = standings_for_event(event, round_number=round_number, provisional=provisional)
+        if format == "json":
+            self.stdout.write(json.dumps(rows, indent=2, ensure_ascii=False))
+        elif format == "csv":
+            self._write_csv(rows, knockout=event.is_knockout)
+        else:
+            self._write_text(event, rows, round_number=round_number, provisional=provisional)
+
+    def _write_csv(self, rows, *, knockout):
+        from scoring.selectors import KNOCKOUT_FIELDS, STANDINGS_FIELDS
+
+        fields = KNOCKOUT_FIELDS if knockout else STANDINGS_FIELDS
+        writer = csv.writer(self.stdout, lineterminator="\n")
+        writer.writerow(fields)
+        for row in rows:
+            writer.writerow([_csv_value(row[name]) for name in fields])
+
+    def _write_text(self, event, rows, *, round_number, provisional):
+        scope = f"round {round_number}" if round_number else "all rounds"
+        kind = "provisional (sets in play included)" if provisional else "official (verified sets)"
+        self.stdout.write(f"{event.name} — standings, {scope}, {kind}")
+        if not rows:
+            self.stdout.write("No counted sets yet.")
+            return
+        knockout = event.is_knockout
+        heads = ["Place", "Player", "Club", "Total", "Sets", "Won", "Deals", "Doubled", "Worst"]
+        if knockout:
+            heads.insert(1, "Round")
+        lines = []
+        for row in rows:
+            cells = [
+                f"{row['place']}{'=' if row['shared'] else ''}",
+                row["player"],
+                row["club"],
+                row["total"],
+                row["sets"],
+                row["sets_won"],
+                row["deals_won"],
+                row["doubled_outs"],
+                row["worst_deal"],
+            ]
+            if knockout:
+                cells.insert(1, row["round_reached"])
+            lines.append([str(cell) for cell in cells])
+        widths = [max(len(head), *(len(line[i]) for line in lines)) for i, head in enumerate(heads)]
+        text_columns = {"Place", "Player", "Club"}
+
+        def fmt(cells):
+            return "  ".join(
+                cell.ljust(width) if head in text_columns else cell.rjust(width)
+                for cell, width, head in zip(cells, widths, heads, strict=True)
+            ).rstrip()
+
+        self.stdout.write(fmt(heads))
+        for line in lines:
+            self.stdout.write(fmt(line))

@@ -1,0 +1,99 @@
+"""Management commands: standings (SCORESHEET.md contract), create_director, load_demo."""
+
+import csv
+import io
+import json
+
+import pytest
+from django.contrib.auth import authenticate
+from django.core.management import CommandError, call_command
+
+from scoring.models import Event
+
+
+def run(*args):
+    out = io.StringIO()
+    call_command(*args, stdout=out)
+    return out.getvalue()
+
+
+@pytest.fixture
+def scored(event, game_set, play_set, nine_deals):
+    # Cy and Dee tie on the whole chain: a shared third place.
+    deals = [("Ann", n == 0, {"Ann": 0, "Bob": 2, "Cy": 5, "Dee": 5}) for n in range(9)]
+    play_set(game_set, deals)
+    return event
+
+
+def test_standings_json_is_the_standings_data(scored):
+    rows = json.loads(run("standings", "test-open", "--format", "json"))
+    assert rows[0] == {
+        "place": 1,
+        "shared": False,
+        "player": "Ann",
+        "club": "",
+        "total": 0,
+        "sets": 1,
+        "sets_won": 1,
+        "deals_won": 9,
+        "doubled_outs": 1,
+        "worst_deal": 0,
+    }
+    assert [(row["place"], row["shared"], row["player"]) for row in rows[2:]] == [
+        (3, True, "Cy"),
+        (3, True, "Dee"),
+    ]
+
+
+def test_standings_csv_has_the_same_columns_and_lowercase_booleans(scored):
+    rows = list(csv.reader(io.StringIO(run("standings", "test-open", "--format", "csv"))))
+    assert rows[0] == [
+        "place",
+        "shared",
+        "player",
+        "club",
+        "total",
+        "sets",
+        "sets_won",
+        "deals_won",
+        "doubled_outs",
+        "worst_deal",
+    ]
+    assert rows[3] == ["3", "true", "Cy", "", "45", "1", "0", "0", "0", "5"]
+    assert rows[1][1] == "false"
+
+
+def test_standings_text_marks_shared_places(scored):
+    text = run("standings", "test-open")
+    assert "official" in text
+    assert any(line.startswith("3=") and "Cy" in line for line in text.splitlines())
+
+
+def test_standings_round_and_provisional_options(scored):
+    assert json.loads(run("standings", "test-open", "--round", "2", "--format", "json")) == []
+    assert len(json.loads(run("standings", "test-open", "--provisional", "--format", "json"))) == 4
+
+
+def test_standings_unknown_event_is_a_clear_error(db):
+    with pytest.raises(CommandError, match="No event with the slug 'nope'"):
+        run("standings", "nope")
+
+
+def test_create_director_creates_assigns_and_resets(event):
+    output = run("create_director", "marcia", "--event", "test-open", "--password", "Kingston-2026!")
+    assert "Created director 'marcia'" in output
+    user = authenticate(username="marcia", password="Kingston-2026!")
+    assert user is not None
+    assert event.is_director(user)
+    output = run("create_director", "marcia", "--reset-password")
+    new_password = output.split("password: ")[1].strip()
+    assert authenticate(username="marcia", password=new_password) is not None
+    assert authenticate(username="marcia", password="Kingston-2026!") is None
+
+
+def test_create_director_refuses_a_weak_password_or_unknown_event(event):
+    with pytest.raises(CommandError):
+        run("create_director", "marcia", "--event", "test-open", "--password", "123")
+    with pytest.raises(CommandError, match="No event"):
+        run("create_director", "marcia", "--event", "nowhere")
+    assert not Event.objects.get(pk=event.pk).directors.filter(username="marcia").exists()
