@@ -77,7 +77,7 @@ MESSAGES: Final[dict[str, str]] = {
     ),
     "DEAL_SEQUENCE.extra": "deal {found} is scored again after all 9 deals: more than 9 scored deals",
     "DEAL_SEQUENCE.void": "deal {expected} was void, so its replay must come next, not deal {found}",
-    "VOID_SCORED": "deal {deal} is void but carries scores ({found}); a void deal is replayed without scores",
+    "VOID_SCORED": "deal {deal} is void but carries scores ({found}); a void deal is replayed without them",
     "MISSING_RESULT": "{player} has no result in deal {deal}",
     "MISSING_RESULT.penalty": "{player}'s result in deal {deal} has no penalty",
     "NO_WINNER": "deal {deal} is scored but names no player who went out",
@@ -86,28 +86,28 @@ MESSAGES: Final[dict[str, str]] = {
         "not {found}"
     ),
     "CONTRACT_ERROR_OUT": "{player} went out in deal {deal} despite a contract error ruling (R18)",
-    "OVERCALL_BEND": "{player} doubled the table in deal {deal} after an over-call ({found} calls, R17)",
+    "OVERCALL_BEND": "{player} doubled the table in deal {deal} after an over-call (calls: {found}; R17)",
     "UNDOUBLED_BEND": (
         "{player} went out with 0 calls, which is only possible by opening and going out at once, "
         "so deal {deal} must be doubled"
     ),
-    "CALL_LIMIT": "{player} made {found} calls, more than the limit of {expected}, with no over-call ruling",
+    "CALL_LIMIT": "{player}'s calls ({found}) exceed the limit of {expected} with no over-call ruling",
     "OVERCALL_MISMARKED": (
-        "{player} is ruled an over-caller but made {found} calls, not more than the limit of {limit}"
+        "{player} is ruled an over-caller but the calls ({found}) do not exceed the limit of {limit}"
     ),
     "HAND_SIZE": (
-        "{player} is unopened with {calls} calls, so holds d + 2c = {deal_size} + 2×{calls} = {expected} "
+        "{player} is unopened (calls: {calls}), so holds d + 2c = {deal_size} + 2×{calls} = {expected} "
         "cards, not {found}"
     ),
     "HAND_SIZE.opened": (
-        "{player} opened with {calls} calls, so holds 1 to 2c = {expected} cards, not {found}"
+        "{player} opened (calls: {calls}), so holds 1 to 2c = {expected} cards, not {found}"
     ),
     "HAND_SIZE.either": (
-        "{player} with {calls} calls holds {expected} cards (unopened: d + 2c; opened: 1 to 2c), not {found}"
+        "{player} (calls: {calls}) holds {expected} cards (unopened: d + 2c; opened: 1 to 2c), not {found}"
     ),
-    "HAND_SIZE.winner": "{player} went out, so the hand is empty, but it holds {found} cards",
+    "HAND_SIZE.winner": "{player} went out, so the hand is empty, but cards are left in it ({found})",
     "HAND_SIZE.no_calls": (
-        "{player} is marked opened with 0 calls: only the winner can open without a call (V6); "
+        "{player} is marked opened with no call: only the winner can open without a call (V6); "
         "an unopened hand holds {expected} cards, this one {found}"
     ),
     "CARD_SUPPLY": "{card} appears {found} times across the hands of deal {deal}; the deck holds {expected}",
@@ -128,13 +128,11 @@ MESSAGES: Final[dict[str, str]] = {
         "{factor}; {found} is not"
     ),
     "PENALTY_RANGE": (
-        "{player} holds {cards} cards, worth {low}–{high} before doubling, so scores {expected}, not {found}"
-    ),
-    "PENALTY_RANGE.no_calls": (
-        "{player} is marked opened with 0 calls, which no non-winner can be (V6), so no score fits"
+        "{player} holds {cards} cards, worth {low}–{high} in hand, so scores {expected}, not {found}"
     ),
     "TOTAL_MISMATCH": "{player}'s running total after deal {deal} is {expected}, not {found}",
-    "DEALER_ORDER": "deal {deal} is dealt by {expected} (the deal passes to the left, R21), not {found}",
+    "DEALER_ORDER": "deal {deal} should be dealt by {expected} (the deal passes to the left, R21), "
+    "not {found}",
     "SET_INCOMPLETE": "{found} of 9 deals scored: the set is still in play",
 }
 
@@ -201,8 +199,10 @@ def format_finding(item: Finding) -> str:
         where.append(item.player)
     place = ", ".join(where) or "sheet"
     line = f"{place}: {item.code} ({item.rule}) {item.message}"
-    if item.expected is not None or item.found is not None:
-        line += f" — expected {_show(item.expected)}, found {_show(item.found)}"
+    pairs = (("expected", item.expected), ("found", item.found))
+    shown = [f"{label} {_show(value)}" for label, value in pairs if value is not None]
+    if shown:
+        line += " — " + ", ".join(shown)
     if item.severity == WARNING:
         line += " [warning]"
     return line
@@ -227,8 +227,6 @@ def _plural(count: int, noun: str) -> str:
 
 
 def _show(value: Value) -> str:
-    if value is None:
-        return "nothing"
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
