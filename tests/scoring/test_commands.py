@@ -97,3 +97,27 @@ def test_create_director_refuses_a_weak_password_or_unknown_event(event):
     with pytest.raises(CommandError, match="No event"):
         run("create_director", "marcia", "--event", "nowhere")
     assert not Event.objects.get(pk=event.pk).directors.filter(username="marcia").exists()
+
+
+def test_load_demo_builds_the_demo_once_and_prints_the_login(db):
+    from scoring.models import GameSet, Player
+    from scoring.selectors import standings_for_event
+
+    output = run("load_demo")
+    assert "demo-director / kalooki-demo-2026" in output
+    event = Event.objects.get(slug="demo-open")
+    assert event.entries.count() == 16
+    assert event.rounds.count() == 2
+    sets = GameSet.objects.filter(table__round__event=event)
+    assert sets.filter(status="verified").count() == 6
+    in_play = sets.filter(status="in_play")
+    assert in_play.count() == 2
+    assert in_play.filter(error_count__gt=0).count() == 1
+    assert authenticate(username="demo-director", password="kalooki-demo-2026") is not None
+    standings = standings_for_event(event)
+    assert len(standings) == 16
+
+    again = run("load_demo")
+    assert "already loaded" in again
+    assert Event.objects.filter(slug="demo-open").count() == 1
+    assert Player.objects.count() == 16
