@@ -28,11 +28,14 @@ class RowsTable(tables.Table):
         next(values)
         excluded = set(exclude_columns or ())
         yield [
-            column.name
+            self.export_header(column)
             for column in self.columns.iterall()
             if not (column.column.exclude_from_export or column.name in excluded)
         ]
         yield from values
+
+    def export_header(self, column) -> str:
+        return column.name
 
 
 def shared_place(place, shared) -> str:
@@ -230,6 +233,7 @@ class SetGridTable(RowsTable):
 
     deal = tables.Column(verbose_name="Deal", orderable=False)
     contract = tables.Column(verbose_name="Contract", orderable=False)
+    deal_size = tables.Column(verbose_name="Cards", visible=False)
     dealer = tables.Column(verbose_name="Dealer", orderable=False, default="")
     out = tables.Column(verbose_name="Out", orderable=False, default="")
 
@@ -266,8 +270,15 @@ class SetGridTable(RowsTable):
     def value_deal(self, value, record):
         return f"{value} (void)" if record.get("void") else value
 
+    def export_header(self, column) -> str:
+        # Player columns are named by seat (p1, p2 …) but exported under the player's name.
+        return str(column.header) if column.name.startswith("p") else column.name
+
     def render_contract(self, value, record):
         return format_html('{}<span class="cell-note">{} cards</span>', value, record.get("deal_size"))
+
+    def value_contract(self, value):
+        return value
 
     def render_out(self, value, record):
         if record.get("doubled"):
