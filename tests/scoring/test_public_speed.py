@@ -1,0 +1,200 @@
+"""Speed without timing: the public pages' query counts stay fixed as the event grows, standings are
+cached until a result changes, and anonymous readers get conditional GET (ETag / Last-Modified)."""
+
+import pytest
+from django.core.cache import cache
+from django.urls import reverse
+
+from scoring import services
+from tests.conftest import nine
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def build(event, director, make_table, play_set, *, rounds, tables):
+    """`rounds` rounds of `tables` tables of four; every set played, the last round's last table in play."""
+    names = [f"P{number:03d}" for number in range(tables * 4)]
+    for round_index in range(rounds):
+        rnd = services.round_create(event=event, user=director)
+        # Rotate seats each round so players meet others.
+        order = names[round_index:] + names[:round_index]
+        for table in range(tables):
+            four = order[table * 4 : table * 4 + 4]
+            game_set = make_table(rnd, four)
+            scores = {name: 10 * (seat + 1) + table for seat, name in enumerate(four)}
+            last = round_index == rounds - 1 and table == tables - 1
+            play_set(game_set, nine(scores), verified=not last)
+    return event
+
+
+@pytest.fixture
+def small(make_event, director, make_table, play_set):
+    return build(make_event(slug="small"), director, make_table, play_set, rounds=1, tables=1)
+
+
+@pytest.fixture
+def bigger(make_event, director, make_table, play_set):
+    return build(make_event(slug="bigger"), director, make_table, play_set, rounds=2, tables=4)
+
+
+def addresses(event):
+    slug = event.slug
+    entry = event.entries.order_by("pk").first().pk
+    return {
+        "event": reverse("scoring:event", kwargs={"slug": slug}),
+        "standings": reverse("scoring:standings", kwargs={"slug": slug}),
+        "provisional": reverse("scoring:standings", kwargs={"slug": slug}) + "?provisional=1",
+        "round": reverse("scoring:round", kwargs={"slug": slug, "number": 1}),
+        "seating": reverse("scoring:seating", kwargs={"slug": slug, "number": 1}),
+        "table": reverse("scoring:table", kwargs={"slug": slug, "number": 1, "table": 1}),
+        "player": reverse("scoring:player", kwargs={"slug": slug, "entry_id": entry}),
+        "projector": reverse("scoring:projector", kwargs={"slug": slug}),
+    }
+
+
+# Queries per page for an anonymous reader with nothing cached, whatever the event's size. The event
+# and the navigation's round list are two of them; the rest are the page's selector.
+QUERIES = {
+    "event": 6,  # + standings 1, tables by round 3
+    "standings": 3,  # + standings 1
+    "provisional": 3,
+    "round": 6,  # + the round, tables by round 3
+    "seating": 4,  # + the round, seats 1
+    "table": 8,  # + the set, its grid 5
+    "player": 9,  # + the entry, history 5, standings 1 (for the place)
+    "projector": 6,  # + tables by round 3, standings 1
+}
+
+
+@pytest.mark.parametrize("page", list(QUERIES))
+def test_query_count_does_not_grow_with_the_event(client, small, bigger, page, django_assert_num_queries):
+    for event in (small, bigger):
+        address = addresses(event)[page]
+        cache.clear()
+        with django_assert_num_queries(QUERIES[page]):
+            response = client.get(address)
+        assert response.status_code == 200
+
+
+def test_the_bigger_event_really_is_bigger(small, bigger):
+    from scoring.models import DealResult
+
+    count = DealResult.objects.filter(deal__game_set__table__round__event=bigger).count()
+    assert count == 2 * 4 * 4 * 9
+    assert DealResult.objects.filter(deal__game_set__table__round__event=small).count() == 36
+
+
+def test_a_cached_standings_page_costs_one_query(client, bigger, django_assert_num_queries):
+    address = addresses(bigger)["standings"]
+    first = client.get(address)
+    with django_assert_num_queries(1):
+        second = client.get(address)
+    assert second.content == first.content
+
+
+def test_signed_in_readers_share_the_cached_standings_rows(
+    client, bigger, director, django_assert_num_queries
+):
+    client.force_login(director)
+    address = addresses(bigger)["standings"]
+    assert client.get(address).status_code == 200
+    # Session, user, event, rounds for the navigation, is-director: no standings query.
+    with django_assert_num_queries(5):
+        assert client.get(address).status_code == 200
+
+
+@pytest.fixture
+def in_play(small):
+    """The small event's only set, put back in play with the shared example sheet's players."""
+    from scoring.models import GameSet
+
+    return GameSet.objects.get(table__round__event=small)
+
+
+def sheet_for(game_set, example_sheet):
+    from tests.conftest import renamed_sheet
+
+    names = [seat.entry.player.name for seat in game_set.table.seats.order_by("position")]
+    return renamed_sheet(example_sheet, names)
+
+
+def test_a_recorded_result_replaces_the_cached_standings(client, small, in_play, director, example_sheet):
+    address = addresses(small)["provisional"]
+    before = client.get(address).content.decode()
+    assert "380" not in before
+    services.sheet_import(game_set=in_play, user=director, data=sheet_for(in_play, example_sheet))
+    after = client.get(address).content.decode()
+    assert "380" in after
+
+
+def test_verifying_a_set_moves_it_into_the_official_standings(
+    client, small, in_play, director, example_sheet
+):
+    address = addresses(small)["standings"]
+    services.sheet_import(game_set=in_play, user=director, data=sheet_for(in_play, example_sheet))
+    assert "No results count yet." in client.get(address).content.decode()
+    in_play.refresh_from_db()
+    services.set_verify(game_set=in_play, user=director)
+    assert "380" in client.get(address).content.decode()
+
+
+def test_anonymous_readers_get_an_etag_and_a_304_until_a_result_changes(
+    client, small, in_play, director, example_sheet, django_assert_num_queries
+):
+    address = addresses(small)["standings"]
+    first = client.get(address)
+    etag = first["ETag"]
+    assert first.has_header("Last-Modified")
+    assert "max-age=0" in first["Cache-Control"]
+    with django_assert_num_queries(1):
+        again = client.get(address, headers={"if-none-match": etag})
+    assert again.status_code == 304
+    services.sheet_import(game_set=in_play, user=director, data=sheet_for(in_play, example_sheet))
+    changed = client.get(address, headers={"if-none-match": etag})
+    assert changed.status_code == 200
+    assert changed["ETag"] != etag
+
+
+def test_if_modified_since_answers_304(client, small):
+    address = addresses(small)["table"]
+    first = client.get(address)
+    again = client.get(address, headers={"if-modified-since": first["Last-Modified"]})
+    assert again.status_code == 304
+
+
+@pytest.mark.parametrize("page", list(QUERIES))
+def test_every_results_page_answers_conditional_gets(client, small, page):
+    address = addresses(small)[page]
+    etag = client.get(address)["ETag"]
+    assert client.get(address, headers={"if-none-match": etag}).status_code == 304
+
+
+def test_signed_in_users_get_no_etag_so_their_page_is_never_stale(client, small, director):
+    client.force_login(director)
+    response = client.get(addresses(small)["standings"])
+    assert response.status_code == 200
+    assert not response.has_header("ETag")
+    assert "Cookie" in response["Vary"]
+
+
+def test_exports_are_not_mixed_up_with_the_page_in_the_cache(client, small):
+    address = addresses(small)["standings"]
+    assert client.get(address)["Content-Type"].startswith("text/html")
+    export = client.get(address + "?_export=csv")
+    assert export["Content-Type"].startswith("text/csv")
+    again = client.get(address + "?_export=csv")
+    assert again["Content-Type"].startswith("text/csv")
+    assert "attachment" in again["Content-Disposition"]
+    assert again.content == export.content
+
+
+@pytest.mark.parametrize("method", ["post", "put", "delete"])
+def test_public_pages_refuse_writes(client, small, method):
+    response = getattr(client, method)(addresses(small)["standings"])
+    assert response.status_code == 405
