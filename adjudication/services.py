@@ -20,7 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from adjudication.engine.scoring import scored_infractions
-from scoring.models import Deal, DealResult, Entry
+from scoring.models import Deal, DealResult, Entry, GameSet
 from scoring.services import (
     SetLocked,
     _bump_set,
@@ -167,20 +167,23 @@ def ruling_issue(
     return ruling
 
 
-def _locked_ruling(ruling: Ruling, expected_version: int | None) -> Ruling:
+def _locked_ruling(ruling: Ruling, expected_version: int | None) -> tuple[Ruling, GameSet]:
+    """Lock the ruling's set, then the ruling: the order every service locks in (no deadlock)."""
+    set_id = Ruling.objects.filter(pk=ruling.pk).values_list("deal__game_set_id", flat=True).get()
+    game_set = _locked_set(GameSet(pk=set_id))
     ruling = (
         Ruling.objects.select_for_update(of=("self",))
         .select_related("deal__game_set__table__round__event", "entry__player")
         .get(pk=ruling.pk)
     )
     _check_version(ruling, expected_version, what=f"the ruling on {ruling.entry}")
-    return ruling
+    return ruling, game_set
 
 
 @transaction.atomic
 def ruling_appeal(*, ruling: Ruling, user, reason: str, expected_version: int | None = None) -> Ruling:
     """Appeal a standing ruling; it stays in force until decided. Allowed on verified sets."""
-    ruling = _locked_ruling(ruling, expected_version)
+    ruling, _game_set = _locked_ruling(ruling, expected_version)
     if ruling.status != Ruling.Status.STANDING:
         raise ValidationError(f"Only a standing ruling can be appealed (this one is {ruling.status}).")
     if not reason.strip():
@@ -220,10 +223,9 @@ def ruling_decide(
     """
     if decision not in (Ruling.Status.UPHELD, Ruling.Status.OVERTURNED):
         raise _errors({"decision": "Decide 'upheld' or 'overturned'."})
-    ruling = _locked_ruling(ruling, expected_version)
+    ruling, game_set = _locked_ruling(ruling, expected_version)
     if ruling.status != Ruling.Status.APPEALED:
         raise ValidationError(f"Only an appealed ruling can be decided (this one is {ruling.status}).")
-    game_set = _locked_set(ruling.deal.game_set)
     if decision == Ruling.Status.OVERTURNED and game_set.is_verified:
         raise SetLocked(game_set)
     before = _ruling_data(ruling)
