@@ -25,14 +25,12 @@ def event_round_numbers(event) -> list[int]:
     return numbers
 
 
-def director_url(event) -> str | None:
-    """The director's entry page for `event`, when the entry URLs are installed."""
-    for name in ("scoring:direct", "scoring:entry", "scoring:entry_event", "scoring:direct_event"):
-        try:
-            return reverse(name, kwargs={"slug": event.slug})
-        except NoReverseMatch:
-            continue
-    return None
+def director_url(event) -> str:
+    """The director's entry page for `event` (scoring/entry_urls.py, under /e/<slug>/direct/)."""
+    try:
+        return reverse("scoring:direct", kwargs={"slug": event.slug})
+    except NoReverseMatch:
+        return reverse("scoring:event", kwargs={"slug": event.slug}) + "direct/"
 
 
 @register.inclusion_tag("scoring/_event_nav.html", takes_context=True)
