@@ -121,6 +121,21 @@ SPELLINGS: Final[Mapping[str, Card]] = {
 }
 
 
+def read_token(token: str) -> Card | None:
+    """The card a token stands for, or None when it cannot be read (the notation of :mod:`.cards`).
+
+    >>> read_token("10h"), read_token("10\u2665\ufe0f"), read_token("1H")
+    (Card.parse('10H'), Card.parse('10H'), None)
+    """
+    card = SPELLINGS.get(token)
+    if card is not None:
+        return card
+    try:
+        return Card.parse(token)
+    except InvalidCard:
+        return None
+
+
 @lru_cache(maxsize=32)
 def _token_values(values: CardValues) -> dict[str, int]:
     return {spelling: values.of(card) for spelling, card in SPELLINGS.items()}
@@ -148,10 +163,13 @@ def hand_text_value(text: str, rules: RuleSet) -> int:
     try:
         return sum(map(table.__getitem__, tokens))
     except KeyError:
+        total = 0
         for token in tokens:
-            if token not in table and token.upper() not in _CARDS_BY_TOKEN:
+            card = read_token(token)
+            if card is None:
                 raise InvalidCard(token) from None
-        return sum(rules.card_values.of(_CARDS_BY_TOKEN[token.upper()]) for token in tokens)
+            total += rules.card_values.of(card)
+        return total
 
 
 def split_hand(text: str) -> list[str]:

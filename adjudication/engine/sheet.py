@@ -27,7 +27,7 @@ from typing import Any, Final, NamedTuple
 
 from .cards import Card
 from .rules import DEALS_PER_SET, DEFAULT_PRESET, InvalidRuleSet, RuleSet, ruleset_from
-from .scoring import SPELLINGS, split_hand
+from .scoring import read_token, split_hand
 
 FORMAT: Final = "kalooki-sheet/1"
 
@@ -64,12 +64,12 @@ class PlayerResult:
     def __post_init__(self) -> None:
         if self.hand is None:
             return
-        tokens = split_hand(self.hand)
-        bad = tuple(token for token in tokens if token not in SPELLINGS)
+        cards = [(token, read_token(token)) for token in split_hand(self.hand)]
+        bad = tuple(token for token, card in cards if card is None)
         if bad:
             object.__setattr__(self, "bad_cards", bad)
         else:
-            object.__setattr__(self, "cards", tuple(map(SPELLINGS.__getitem__, tokens)))
+            object.__setattr__(self, "cards", tuple(card for _, card in cards if card is not None))
 
     def as_dict(self) -> dict[str, Any]:
         """The result's JSON object; optional fields only when they say something."""

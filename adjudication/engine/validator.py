@@ -30,10 +30,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
-from .cards import _CARDS_BY_TOKEN, FULL_DECK, JOKER, Card
+from .cards import FULL_DECK, JOKER, Card
 from .findings import CODE_ORDER, Finding, finding
 from .rules import DEALS_PER_SET, UPCARD, CardValues
-from .scoring import SPELLINGS
+from .scoring import SPELLINGS, read_token, split_hand
 from .sheet import DealRow, Header, ResultRow, Sheet, header_of, read_deals, read_header, result_rows
 
 # --- packed hands -------------------------------------------------------------------------------
@@ -79,17 +79,13 @@ def _pack_readable(tokens: list[str], packing: _Packing) -> tuple[int, list[str]
     for token in tokens:
         number = packing.tokens.get(token)
         if number is None:
-            card = _CARDS_BY_TOKEN.get(token.upper())
+            card = read_token(token)
             if card is None:
                 bad.append(token)
                 continue
             number = packing.tokens[card.notation]
         packed += number
     return packed, bad
-
-
-def _split(hand: str) -> list[str]:
-    return hand.replace(",", " ").split() if "," in hand else hand.split()
 
 
 # --- the public face ----------------------------------------------------------------------------
@@ -247,8 +243,13 @@ class _Checker:
                 try:
                     packed = sum(map(tokens_get, tokens))
                 except KeyError:
+                    # Rare spellings (a suit symbol with a variation selector) or unreadable tokens.
                     packed, bad = _pack_readable(tokens, packing)
-                    add(finding("BAD_CARD", deal=deal, player=name, found=" ".join(bad)))
+                    if bad:
+                        add(finding("BAD_CARD", deal=deal, player=name, found=" ".join(bad)))
+                    else:
+                        held = len(tokens)
+                        value = packed & value_mask
                 else:
                     held = len(tokens)
                     value = packed & value_mask
@@ -489,8 +490,8 @@ class _Checker:
         counts: Counter[Card] = Counter()
         for result in row.results.values():
             if result[3] is not None:
-                for token in _split(result[3]):
-                    card = _CARDS_BY_TOKEN.get(token.upper())
+                for token in split_hand(result[3]):
+                    card = read_token(token)
                     if card is not None:
                         counts[card] += 1
         for card in _CARDS:

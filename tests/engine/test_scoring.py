@@ -12,6 +12,7 @@ from adjudication.engine.scoring import (
     hand_text_value,
     hand_value,
     infraction_points,
+    read_token,
     scored_infractions,
     token_values,
 )
@@ -111,3 +112,30 @@ def test_doctests(module):
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0
     assert result.failed == 0
+
+
+@pytest.mark.parametrize(
+    "token",
+    [
+        "as",
+        "AS",
+        "10h",
+        "TH",
+        "t♥",
+        "10\u2665\ufe0f",
+        "Q\u2663\ufe0e",
+        "jk",
+        "JoKeR",
+        "*",
+        "1H",
+        "",
+        "ZZ",
+        "10",
+    ],
+)
+def test_the_fast_token_reader_agrees_with_the_card_parser(token):
+    try:
+        parsed = parse_cards(token)
+    except InvalidCard:
+        parsed = None
+    assert read_token(token) == (parsed[0] if parsed else None)

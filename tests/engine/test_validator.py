@@ -627,3 +627,9 @@ def test_a_seven_player_table_needs_three_decks():
     assert one_deal(results, out="A", players=players, rules={"max_players": 7}) == [("PLAYER_COUNT", None)]
     sheet = {"format": "kalooki-sheet/1", "ruleset": "jamaican-large", "players": list(players), "deals": []}
     assert [item.code for item in validate_data(sheet)] == ["SET_INCOMPLETE"]
+
+
+def test_suit_symbols_with_a_variation_selector_are_cards():
+    results = {"Ann": WINNER, "Bob": {"calls": 1, "opened": True, "hand": "10\u2665\ufe0f", "penalty": 20},
+               "Cy": {"penalty": 40}}  # fmt: skip
+    assert one_deal(results) == []
