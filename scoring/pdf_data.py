@@ -1,0 +1,705 @@
+"""What the printed sheets show, as plain frozen data, and the reads that gather it.
+
+Two halves:
+
+* pure builders (`blank_sheet`, `completed_sheet`, `card_key`, `seating_list`) that take plain values and
+  return the dataclasses below — the renderer in `scoring.scoresheets` needs nothing else, so the bench
+  and the tests can print sheets without a database;
+* ORM gatherers (`round_sheets`, `table_sheet`, `round_seating`, `standings_sheet`) that read a round,
+  a table or an event in a fixed number of queries, whatever the number of tables.
+
+Seat positions are 1-based and clockwise (scoring.models); "page" wording belongs to the templates.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import date, datetime
+from typing import Any
+
+from adjudication.engine.rules import RuleSet
+
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+# A printed sheet lists at most this many findings and rulings, so a table's sheet stays one page.
+MAX_NOTES = 12
+
+
+# --- plain data ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EventHeader:
+    name: str
+    slug: str
+    venue: str = ""
+    date_start: date | None = None
+    date_end: date | None = None
+    paper: str = "A4"
+
+    @property
+    def dates(self) -> str:
+        if self.date_start is None:
+            return ""
+        if self.date_end and self.date_end != self.date_start:
+            return f"{self.date_start:%-d %b %Y} – {self.date_end:%-d %b %Y}"
+        return f"{self.date_start:%-d %b %Y}"
+
+
+@dataclass(frozen=True)
+class SheetPlayer:
+    position: int
+    name: str
+    club: str = ""
+    # A substitute who took the seat from a deal on plays for the seat (scoring.models.Seat).
+    substitute: str = ""
+    substitute_from: int | None = None
+
+
+@dataclass(frozen=True)
+class SheetCell:
+    """One seat's entry in one deal; None means "not recorded" (a blank box)."""
+
+    calls: int | None = None
+    penalty: int | None = None
+    total: int | None = None
+    total_written: int | None = None
+    went_out: bool = False
+    overcall: bool = False
+    contract_error: bool = False
+    other_points: int = 0
+    # The calls box as printed: a filled box per call (R13), the over-call box (R17), infraction marks.
+    tally: str = ""
+
+    @property
+    def total_differs(self) -> bool:
+        return self.total_written is not None and self.total is not None and self.total_written != self.total
+
+
+@dataclass(frozen=True)
+class SheetDeal:
+    number: int
+    size: int
+    contract: str
+    description: str
+    dealer: str
+    void: bool = False
+    doubled: bool = False
+    out: str = ""
+    cells: tuple[SheetCell, ...] = ()
+
+    @property
+    def label(self) -> str:
+        """``3 · 11 cards · 1 set + 2 runs`` (R3, R4)."""
+        return f"{self.number} · {self.size} cards · {self.description}"
+
+
+@dataclass(frozen=True)
+class SheetNote:
+    """A line under a completed sheet: an open finding, a ruling, an override or a correction."""
+
+    kind: str  # "error" | "warning" | "ruling" | "override" | "correction"
+    text: str
+    deal: int | None = None
+    player: str = ""
+    points: int | None = None
+    counts: bool = True
+
+
+@dataclass(frozen=True)
+class TableSheet:
+    event: EventHeader
+    round_number: int
+    table_number: int
+    players: tuple[SheetPlayer, ...]
+    first_dealer: str
+    deals: tuple[SheetDeal, ...]
+    card_key: tuple[tuple[str, str], ...]
+    rules_line: str
+    completed: bool = False
+    verified: bool = False
+    verified_by: str = ""
+    verified_at: datetime | None = None
+    totals: tuple[int | None, ...] = ()
+    notes: tuple[SheetNote, ...] = ()
+    notes_left_off: int = 0
+    call_limit: int = 3
+
+    @property
+    def blank_tally(self) -> str:
+        """One empty box per allowed call (R13), then the over-call box (R17)."""
+        return blank_tally(self.call_limit)
+
+    @property
+    def title(self) -> str:
+        return f"{self.event.name} · round {self.round_number} · table {self.table_number}"
+
+
+@dataclass(frozen=True)
+class SeatingLine:
+    name: str
+    club: str
+    table: int
+    seat: int
+    first_dealer: bool = False
+    substitute: str = ""
+    substitute_from: int | None = None
+    withdrawn: bool = False
+
+
+@dataclass(frozen=True)
+class SeatingTable:
+    number: int
+    seats: tuple[SeatingLine, ...]
+    # Empty cells after the last seat, so a smaller table lines up with the largest one.
+    padding: tuple[None, ...] = ()
+
+
+@dataclass(frozen=True)
+class Seating:
+    event: EventHeader
+    round_number: int
+    by_name: tuple[SeatingLine, ...]
+    by_table: tuple[SeatingTable, ...]
+
+    @property
+    def seat_positions(self) -> range:
+        return range(1, max((len(table.seats) for table in self.by_table), default=0) + 1)
+
+
+@dataclass(frozen=True)
+class StandingsSheet:
+    """Rows as in SCORESHEET.md "Standings as data"; `totals` sums the count columns once."""
+
+    event: EventHeader
+    round_number: int | None
+    provisional: bool
+    rows: tuple[Mapping[str, Any], ...]
+    knockout: bool = False
+    totals: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def title(self) -> str:
+        scope = f"round {self.round_number}" if self.round_number else "event"
+        kind = "provisional standings" if self.provisional else "standings"
+        return f"{self.event.name} · {scope} {kind}"
+
+
+# --- pure builders ------------------------------------------------------------------------------
+
+EMPTY_BOX, FILLED_BOX, TICKED_BOX = "☐", "■", "☒"
+
+
+def blank_tally(call_limit: int) -> str:
+    return EMPTY_BOX * call_limit + " " + EMPTY_BOX
+
+
+def tally(*, calls: int, call_limit: int, overcall: bool, contract_error: bool, other_points: int) -> str:
+    """``■■☐ ☐``: a filled box per call up to the limit, then the over-call box (ticked under R17).
+
+    Calls beyond the limit show as a number; a contract error (R18) and other points follow.
+    """
+    filled = min(calls, call_limit)
+    text = FILLED_BOX * filled + EMPTY_BOX * (call_limit - filled)
+    text += " " + (TICKED_BOX if overcall else EMPTY_BOX)
+    if calls > call_limit:
+        text += f" {calls}"
+    if contract_error:
+        text += " CE"
+    if other_points:
+        text += f" +{other_points}"
+    return text
+
+
+def card_key(rules: RuleSet) -> tuple[tuple[str, str], ...]:
+    """R15 as printed: the ruleset's values, 2–9 at face value."""
+    values = rules.card_values
+    return (
+        ("Joker", str(values.joker)),
+        ("A♠ A♣", str(values.black_ace)),
+        ("A♥ A♦", str(values.red_ace)),
+        ("K Q J 10", str(values.ten_to_king)),
+        ("2–9", "face"),
+    )
+
+
+def rules_line(rules: RuleSet) -> str:
+    """The penalties a table needs at hand (R13, R14, R17, R18, R19)."""
+    redeal = "same dealer" if rules.void_redeal == "same" else "next dealer"
+    return (
+        f"Up to {rules.call_limit} calls a deal; over-call +{rules.overcall_penalty}; "
+        f"contract error +{rules.contract_error_penalty}; doubled hands ×{rules.doubling_factor}; "
+        f"void deal: replayed by the {redeal}."
+    )
+
+
+def dealer_seats(
+    *, seats: int, first_dealer: int, voids: Sequence[bool] = (), rules: RuleSet | None = None
+) -> list[int]:
+    """R21 / V13: the dealer's seat for each deal in playing order.
+
+    With no `voids` this is the nine scored deals. A void deal is redealt by the same dealer unless
+    the ruleset says `void_redeal = "next"` (R19).
+    """
+    same_after_void = rules is None or rules.void_redeal == "same"
+    flags = list(voids) or [False] * 9
+    position = first_dealer - 1
+    dealers = []
+    for void in flags:
+        dealers.append(position % seats + 1)
+        if not (void and same_after_void):
+            position += 1
+    return dealers
+
+
+def blank_sheet(
+    *,
+    event: EventHeader,
+    rules: RuleSet,
+    round_number: int,
+    table_number: int,
+    players: Sequence[SheetPlayer],
+    first_dealer: int,
+) -> TableSheet:
+    """The sheet a table fills in: nine deals with their dealer, size and contract; empty boxes.
+
+    `first_dealer` is a seat position (scoring.models.Table.first_dealer).
+    """
+    players = tuple(sorted(players, key=lambda player: player.position))
+    names = [player.name for player in players]
+    first = _seat_index(players, first_dealer)
+    dealers = dealer_seats(seats=len(players), first_dealer=first + 1) if players else []
+    empty = tuple(SheetCell() for _ in players)
+    deals = tuple(
+        SheetDeal(
+            number=number,
+            size=rules.deal_size(number),
+            contract=rules.contract(number),
+            description=rules.describe_contract(number),
+            dealer=names[dealers[number - 1] - 1] if names else "",
+            cells=empty,
+        )
+        for number in range(1, len(rules.schedule) + 1)
+    )
+    return TableSheet(
+        event=event,
+        round_number=round_number,
+        table_number=table_number,
+        players=players,
+        first_dealer=names[first] if names else "",
+        deals=deals,
+        card_key=card_key(rules),
+        rules_line=rules_line(rules),
+        totals=tuple(None for _ in players),
+        call_limit=rules.call_limit,
+    )
+
+
+def _seat_index(players: Sequence[SheetPlayer], position: int) -> int:
+    for index, player in enumerate(players):
+        if player.position == position:
+            return index
+    return 0
+
+
+@dataclass(frozen=True)
+class RecordedResult:
+    """One player's recorded result in a deal (what the gatherer reads)."""
+
+    calls: int
+    penalty: int
+    total_written: int | None = None
+    overcall: bool = False
+    contract_error: bool = False
+    other_points: int = 0
+
+
+@dataclass(frozen=True)
+class RecordedDeal:
+    """A recorded deal; `out`, `dealer` and the keys of `results` are seat positions."""
+
+    number: int
+    void: bool = False
+    doubled: bool = False
+    out: int | None = None
+    dealer: int | None = None
+    results: Mapping[int, RecordedResult] = field(default_factory=dict)
+
+
+def completed_sheet(
+    *,
+    blank: TableSheet,
+    rules: RuleSet,
+    deals: Sequence[RecordedDeal],
+    verified: bool = False,
+    verified_by: str = "",
+    verified_at: datetime | None = None,
+    notes: Sequence[SheetNote] = (),
+) -> TableSheet:
+    """The blank sheet filled in from recorded deals (playing order, voids included).
+
+    Running totals are summed from the deal scores (V14); a written total that differs is shown beside
+    it. Deal numbers not recorded yet stay as blank rows, so the sheet always shows all nine.
+    """
+    players = blank.players
+    positions = [player.position for player in players]
+    names = [player.name for player in players]
+    recorded_numbers = {deal.number for deal in deals}
+    pending = [deal for deal in blank.deals if deal.number not in recorded_numbers]
+    first = names.index(blank.first_dealer) + 1 if blank.first_dealer in names else 1
+    voids = [deal.void for deal in deals] + [False] * len(pending)
+    # R21 / V13 (R19 for voids): where the sheet gives no dealer, print the one the rules expect.
+    expected = (
+        dealer_seats(seats=len(players), first_dealer=first, voids=voids, rules=rules) if players else []
+    )
+    running = [0] * len(players)
+    scored = [False] * len(players)
+    rows: list[SheetDeal] = []
+    for index, deal in enumerate(deals):
+        cells = []
+        for seat, position in enumerate(positions):
+            result = None if deal.void else deal.results.get(position)
+            if result is None:
+                cells.append(SheetCell())
+                continue
+            running[seat] += result.penalty
+            scored[seat] = True
+            cells.append(
+                SheetCell(
+                    calls=result.calls,
+                    penalty=result.penalty,
+                    total=running[seat],
+                    total_written=result.total_written,
+                    went_out=deal.out == position,
+                    overcall=result.overcall,
+                    contract_error=result.contract_error,
+                    other_points=result.other_points,
+                    tally=tally(
+                        calls=result.calls,
+                        call_limit=rules.call_limit,
+                        overcall=result.overcall,
+                        contract_error=result.contract_error,
+                        other_points=result.other_points,
+                    ),
+                )
+            )
+        dealer = deal.dealer if deal.dealer in positions else positions[expected[index] - 1]
+        in_schedule = 1 <= deal.number <= len(rules.schedule)
+        rows.append(
+            SheetDeal(
+                number=deal.number,
+                size=rules.deal_size(deal.number) if in_schedule else 0,
+                contract=rules.contract(deal.number) if in_schedule else "",
+                description=rules.describe_contract(deal.number) if in_schedule else "",
+                dealer=names[positions.index(dealer)],
+                void=deal.void,
+                doubled=deal.doubled,
+                out=names[positions.index(deal.out)] if deal.out in positions else "",
+                cells=tuple(cells),
+            )
+        )
+    for offset, deal in enumerate(pending, start=len(deals)):
+        rows.append(replace(deal, dealer=names[expected[offset] - 1]))
+    listed = tuple(notes[:MAX_NOTES])
+    return replace(
+        blank,
+        deals=tuple(rows),
+        completed=True,
+        verified=verified,
+        verified_by=verified_by,
+        verified_at=verified_at,
+        totals=tuple(total if has else None for total, has in zip(running, scored, strict=True)),
+        notes=listed,
+        notes_left_off=len(notes) - len(listed),
+    )
+
+
+def finding_notes(
+    findings: Iterable[Mapping[str, Any]], names: Mapping[str, str] | None = None
+) -> list[SheetNote]:
+    """Open findings (SCORESHEET.md "The validator's answer"), errors first, in deal order."""
+    notes = []
+    for item in findings:
+        severity = item.get("severity", "error")
+        code = item.get("code", "")
+        message = item.get("message", "")
+        text = f"{code} ({item.get('rule', '')}): {message}" if code else str(message)
+        notes.append(
+            SheetNote(
+                kind="error" if severity == "error" else "warning",
+                text=text,
+                deal=item.get("deal"),
+                player=item.get("player") or "",
+            )
+        )
+    notes.sort(key=lambda note: (note.kind != "error", note.deal or 0))
+    return notes
+
+
+TOTALLED = ("total", "sets", "sets_won", "deals_won", "doubled_outs")
+
+
+def standings_from_rows(
+    *,
+    event: EventHeader,
+    rows: Sequence[Mapping[str, Any]],
+    round_number: int | None = None,
+    provisional: bool = False,
+    knockout: bool = False,
+) -> StandingsSheet:
+    totals = {key: sum(row.get(key) or 0 for row in rows) for key in TOTALLED}
+    totals["players"] = len(rows)
+    return StandingsSheet(
+        event=event,
+        round_number=round_number,
+        provisional=provisional,
+        rows=tuple(rows),
+        knockout=knockout,
+        totals=totals,
+    )
+
+
+def seating_list(*, event: EventHeader, round_number: int, tables: Sequence[SeatingTable]) -> Seating:
+    by_name = sorted(
+        (line for table in tables for line in table.seats),
+        key=lambda line: (line.name.casefold(), line.table),
+    )
+    widest = max((len(table.seats) for table in tables), default=0)
+    return Seating(
+        event=event,
+        round_number=round_number,
+        by_name=tuple(by_name),
+        by_table=tuple(
+            replace(table, padding=(None,) * (widest - len(table.seats)))
+            for table in sorted(tables, key=lambda table: table.number)
+        ),
+    )
+
+
+# --- reading the database (fixed query counts) ----------------------------------------------------
+
+
+def event_header(event) -> EventHeader:
+    return EventHeader(
+        name=event.name,
+        slug=event.slug,
+        venue=event.venue,
+        date_start=event.date_start,
+        date_end=event.date_end,
+        paper=event.paper,
+    )
+
+
+def _players_by_table(seats) -> dict[int, list[SheetPlayer]]:
+    players: dict[int, list[SheetPlayer]] = defaultdict(list)
+    for seat in seats:
+        players[seat.table_id].append(
+            SheetPlayer(
+                position=seat.position,
+                name=seat.entry.player.name,
+                club=seat.entry.player.club,
+                substitute=seat.substitute.player.name if seat.substitute_id else "",
+                substitute_from=seat.substitute_from,
+            )
+        )
+    return players
+
+
+def _sheets(round_, tables, *, completed: bool) -> list[TableSheet]:
+    """Every sheet for `tables` of `round_`: 2 queries blank, 5 completed (whatever the table count)."""
+    from adjudication.models import Ruling
+
+    from .models import Deal, DealResult, Seat
+
+    event = round_.event
+    rules = event.ruleset()
+    header = event_header(event)
+    table_ids = [table.pk for table in tables]
+    seats = (
+        Seat.objects.filter(table_id__in=table_ids)
+        .select_related("entry__player", "substitute__player")
+        .order_by("table_id", "position")
+    )
+    players = _players_by_table(seats)
+    blanks = {
+        table.pk: blank_sheet(
+            event=header,
+            rules=rules,
+            round_number=round_.number,
+            table_number=table.number,
+            players=players.get(table.pk, []),
+            first_dealer=table.first_dealer,
+        )
+        for table in tables
+    }
+    if not completed:
+        return [blanks[table.pk] for table in tables]
+
+    deal_rows = list(
+        Deal.objects.filter(game_set__table_id__in=table_ids)
+        .order_by("game_set_id", "sequence")
+        .values("pk", "game_set__table_id", "number", "void", "doubled", "out_id", "dealer")
+    )
+    result_rows = DealResult.objects.filter(deal__game_set__table_id__in=table_ids).values(
+        "deal_id",
+        "entry_id",
+        "calls",
+        "penalty",
+        "total_written",
+        "overcall",
+        "contract_error",
+        "other_points",
+    )
+    ruling_rows = (
+        Ruling.objects.filter(deal__game_set__table_id__in=table_ids)
+        .select_related("entry__player", "deal")
+        .order_by("deal__sequence", "pk")
+    )
+    position_of: dict[int, dict[int, int]] = defaultdict(dict)  # table -> entry -> position
+    for seat in seats:
+        position_of[seat.table_id][seat.entry_id] = seat.position
+        if seat.substitute_id:
+            position_of[seat.table_id][seat.substitute_id] = seat.position
+    results: dict[int, dict[int, RecordedResult]] = defaultdict(dict)
+    table_of_deal = {row["pk"]: row["game_set__table_id"] for row in deal_rows}
+    for row in result_rows:
+        position = position_of[table_of_deal[row["deal_id"]]].get(row["entry_id"])
+        if position is None:
+            continue
+        results[row["deal_id"]][position] = RecordedResult(
+            calls=row["calls"],
+            penalty=row["penalty"],
+            total_written=row["total_written"],
+            overcall=row["overcall"],
+            contract_error=row["contract_error"],
+            other_points=row["other_points"],
+        )
+    recorded: dict[int, list[RecordedDeal]] = defaultdict(list)
+    for row in deal_rows:
+        table_id = row["game_set__table_id"]
+        recorded[table_id].append(
+            RecordedDeal(
+                number=row["number"],
+                void=row["void"],
+                doubled=row["doubled"],
+                out=position_of[table_id].get(row["out_id"]),
+                dealer=row["dealer"],
+                results=results.get(row["pk"], {}),
+            )
+        )
+    rulings: dict[int, list[SheetNote]] = defaultdict(list)
+    for ruling in ruling_rows:
+        rulings[ruling.deal.game_set_id].append(ruling_note(ruling))
+    sheets = []
+    for table in tables:
+        game_set = getattr(table, "game_set", None)
+        notes: list[SheetNote] = []
+        if game_set is not None:
+            notes = set_notes(game_set, rulings.get(game_set.pk, []))
+        sheets.append(
+            completed_sheet(
+                blank=blanks[table.pk],
+                rules=rules,
+                deals=recorded.get(table.pk, []),
+                verified=bool(game_set and game_set.is_verified),
+                verified_by=_username(game_set.verified_by) if game_set and game_set.verified_by_id else "",
+                verified_at=game_set.verified_at if game_set else None,
+                notes=notes,
+            )
+        )
+    return sheets
+
+
+def _username(user) -> str:
+    return user.get_full_name() or user.get_username()
+
+
+def ruling_note(ruling) -> SheetNote:
+    """A ruling as printed: kind, rule cited, points, reason, and whether it still counts."""
+    label = ruling.get_kind_display()
+    rule = f" ({ruling.rule})" if ruling.rule and ruling.rule not in label else ""
+    status = "" if ruling.status == "standing" else f" — {ruling.get_status_display().lower()}"
+    reason = f": {ruling.reason}" if ruling.reason else ""
+    return SheetNote(
+        kind="ruling",
+        text=f"{label}{rule}{reason}{status}",
+        deal=ruling.deal.number,
+        player=ruling.entry.player.name,
+        points=ruling.points,
+        counts=ruling.in_force,
+    )
+
+
+def set_notes(game_set, rulings: Sequence[SheetNote]) -> list[SheetNote]:
+    """Override, correction, open findings (unverified sets only) and rulings for a set."""
+    notes: list[SheetNote] = []
+    if game_set.override_reason:
+        notes.append(SheetNote(kind="override", text=f"Verified over errors: {game_set.override_reason}"))
+    if game_set.corrected_after_verification:
+        notes.append(SheetNote(kind="correction", text="Corrected after verification."))
+    if not game_set.is_verified:
+        notes.extend(finding_notes(game_set.findings or []))
+    notes.extend(rulings)
+    return notes
+
+
+def round_sheets(round_, *, completed: bool = False) -> list[TableSheet]:
+    """Every table's sheet of a round, in table order: 3 queries blank, 6 completed."""
+    from .models import Table
+
+    tables = list(
+        Table.objects.filter(round=round_).select_related("game_set__verified_by").order_by("number")
+    )
+    return _sheets(round_, tables, completed=completed)
+
+
+def table_sheet(table, *, completed: bool) -> TableSheet:
+    """One table's sheet (a fixed number of queries)."""
+    from .models import Table
+
+    table = Table.objects.select_related("round__event", "game_set__verified_by").get(pk=table.pk)
+    return _sheets(table.round, [table], completed=completed)[0]
+
+
+def round_seating(round_) -> Seating:
+    """The seating of a round, by name and by table: selectors.round_seating (one query) + the event."""
+    from . import selectors
+
+    rows = selectors.round_seating(round_)
+    tables: dict[int, list[SeatingLine]] = defaultdict(list)
+    for row in rows:
+        tables[row["table"]].append(
+            SeatingLine(
+                name=row["player"],
+                club=row["club"],
+                table=row["table"],
+                seat=row["seat"],
+                first_dealer=row["first_dealer"],
+                substitute=row.get("substitute") or "",
+                substitute_from=row.get("substitute_from"),
+                withdrawn=bool(row.get("withdrawn")),
+            )
+        )
+    return seating_list(
+        event=event_header(round_.event),
+        round_number=round_.number,
+        tables=[
+            SeatingTable(number=number, seats=tuple(sorted(lines, key=lambda line: line.seat)))
+            for number, lines in tables.items()
+        ],
+    )
+
+
+def standings_sheet(event, *, round_number: int | None = None, provisional: bool = False) -> StandingsSheet:
+    """The standings as printed: selectors.standings_for_event (one query) and a totals row."""
+    from . import selectors
+
+    rows = selectors.standings_for_event(event, round_number=round_number, provisional=provisional)
+    return standings_from_rows(
+        event=event_header(event),
+        rows=rows,
+        round_number=round_number,
+        provisional=provisional,
+        knockout=event.is_knockout,
+    )

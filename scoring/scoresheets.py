@@ -1,0 +1,176 @@
+"""Printable PDFs: table sheets (blank and completed), round packs, standings and seating lists.
+
+Every renderer returns PDF bytes; views and commands only wrap them. Data comes from `scoring.pdf_data`
+(a fixed number of queries per document), then rendering is pure: a Django template builds ONE HTML
+document — a whole round pack is one document with a page break between tables, not one render per
+table merged — and WeasyPrint lays it out once.
+
+The print stylesheet (templates/scoring/pdf/print.css) is read once and inlined, so each document's HTML
+is self-contained: what `render_*` prints is exactly `weasyprint.HTML(string=html).write_pdf()` of the
+`*_html` function's answer (the benchmark compares the two).
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import lru_cache
+from urllib.parse import quote
+
+from django.template.loader import get_template, render_to_string
+
+from . import pdf_data
+from .pdf_data import Seating, StandingsSheet, TableSheet
+
+CSS_TEMPLATE = "scoring/pdf/print.css"
+# Sheets are landscape (nine rows, three columns a player); lists are portrait.
+PAPER_SIZES = {"A4": "A4", "Letter": "letter"}
+# The width of a sheet's table in mm: landscape paper less the `@page sheet` margins (9 mm a side).
+SHEET_WIDTH_MM = {"A4": 297 - 18, "Letter": 279.4 - 18}
+# Deal label, dealer, out, doubled; the players share the rest, each split calls / score / total.
+DEAL_COLUMNS = (17.0, 8.5, 8.5, 5.0)
+PLAYER_SPLIT = (0.4, 0.3, 0.3)
+LINE_MM = 0.6 * 25.4 / 72  # the grid's 0.6 pt rule
+
+
+@dataclass(frozen=True)
+class SheetLayout:
+    """Column widths (percent strings for the template) and the blank sheet's inner grid lines."""
+
+    columns: tuple[str, ...]
+    grid: str
+
+
+@lru_cache(maxsize=32)
+def sheet_layout(paper: str, seats: int) -> SheetLayout:
+    """Columns for a table of `seats` players and, for blank sheets, one SVG drawing the rules
+    between each player's calls, score and total columns (a third of the cells to lay out).
+
+    The SVG is stretched over the whole table (`background-size: 100% 100%`), so its x axis is the
+    table's width in mm and only vertical lines are drawn; the header and footer cells paint over it.
+    """
+    width = SHEET_WIDTH_MM.get(paper, SHEET_WIDTH_MM["A4"])
+    player = (100.0 - sum(DEAL_COLUMNS)) / max(seats, 1)
+    columns = list(DEAL_COLUMNS)
+    lines = []
+    left = sum(DEAL_COLUMNS)
+    for _ in range(seats):
+        calls, score, total = (player * part for part in PLAYER_SPLIT)
+        columns += [calls, score, total]
+        lines += [left + calls, left + calls + score]
+        left += player
+    paths = "".join(f"M{x * width / 100:.2f} 0V1" for x in lines)
+    svg = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.2f} 1" preserveAspectRatio="none">'
+        f'<path d="{paths}" stroke="#000" stroke-width="{LINE_MM:.3f}" fill="none"/></svg>'
+    )
+    return SheetLayout(
+        columns=tuple(f"{column:.3f}" for column in columns),
+        grid="data:image/svg+xml," + quote(svg, safe=' =:/"#.,'),
+    )
+
+
+@lru_cache(maxsize=4)
+def print_css(paper: str = "A4") -> str:
+    """The print stylesheet with the event's paper size (read from disk once per process)."""
+    size = PAPER_SIZES.get(paper, "A4")
+    source = get_template(CSS_TEMPLATE).template.source
+    return f"{source}\n@page {{ size: {size} portrait; }}\n@page sheet {{ size: {size} landscape; }}\n"
+
+
+def write_pdf(html: str) -> bytes:
+    """Lay out one self-contained HTML document (no external URLs) and return the PDF bytes."""
+    from weasyprint import HTML
+
+    with collector_paused():
+        return HTML(string=html).write_pdf()
+
+
+@contextmanager
+def collector_paused():
+    """Pause Python's cyclic garbage collector for one layout.
+
+    WeasyPrint makes hundreds of thousands of short-lived objects a document; the collector scanning
+    them again and again cost 15–20 % of a round pack here. Reference counting still frees almost all
+    of them at once; the few cycles wait for the next collection after the render.
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+# --- HTML (pure: plain data in, one document out) ---------------------------------------------------
+
+
+def sheets_html(sheets: Sequence[TableSheet], *, paper: str | None = None) -> str:
+    """One document holding each sheet on its own page, in the order given."""
+    if not sheets and paper is None:
+        paper = "A4"
+    paper = paper or sheets[0].event.paper
+    title = sheets[0].title if len(sheets) == 1 else _pack_title(sheets)
+    items = [(sheet, sheet_layout(paper, len(sheet.players))) for sheet in sheets]
+    return render_to_string(
+        "scoring/pdf/sheets.html", {"sheets": items, "title": title, "css": print_css(paper)}
+    )
+
+
+def _pack_title(sheets: Sequence[TableSheet]) -> str:
+    if not sheets:
+        return "Score sheets"
+    first = sheets[0]
+    return f"{first.event.name} · round {first.round_number} · score sheets"
+
+
+def standings_html(standings: StandingsSheet) -> str:
+    return render_to_string(
+        "scoring/pdf/standings.html",
+        {"standings": standings, "title": standings.title, "css": print_css(standings.event.paper)},
+    )
+
+
+def seating_html(seating: Seating) -> str:
+    title = f"{seating.event.name} · round {seating.round_number} · seating"
+    return render_to_string(
+        "scoring/pdf/seating.html",
+        {"seating": seating, "title": title, "css": print_css(seating.event.paper)},
+    )
+
+
+# --- the renderers (model in, bytes out) -------------------------------------------------------------
+
+
+def render_table_sheet(*, game_set=None, table=None, completed: bool) -> bytes:
+    """One table's sheet: blank (pre-filled) or completed from the recorded results."""
+    if table is None:
+        if game_set is None:
+            raise TypeError("render_table_sheet() needs game_set= or table=")
+        table = game_set.table
+    return write_pdf(sheets_html([pdf_data.table_sheet(table, completed=completed)]))
+
+
+def round_pack_html(*, round, completed: bool = False) -> str:
+    sheets = pdf_data.round_sheets(round, completed=completed)
+    return sheets_html(sheets, paper=round.event.paper)
+
+
+def render_round_sheets(*, round, completed: bool = False) -> bytes:
+    """Every table's sheet of a round in one PDF, one table a page, in table order."""
+    return write_pdf(round_pack_html(round=round, completed=completed))
+
+
+def render_standings(*, event, round_number: int | None = None, provisional: bool = False) -> bytes:
+    """Event or round standings; the header row repeats on every page, the totals print once."""
+    standings = pdf_data.standings_sheet(event, round_number=round_number, provisional=provisional)
+    return write_pdf(standings_html(standings))
+
+
+def render_seating(*, round) -> bytes:
+    """A round's seating: by player name (table and seat), then by table."""
+    return write_pdf(seating_html(pdf_data.round_seating(round)))
