@@ -1,0 +1,8 @@
+"""The rules engine: pure Python, standard library only (no Django, nothing from ``scoring``).
+
+- ``cards``: cards and their notation; ``rules``: a game's parameters as a frozen ``RuleSet``;
+- ``melds``: sets, runs and a lay-down against a deal's contract;
+- ``scoring``: hand values and a deal's scores (R14–R18);
+- ``sheet``: reading and writing ``kalooki-sheet/1``; ``findings``: the validator's finding codes;
+- ``validator``: checks V1–V14 of a sheet; ``simulator``: seeded valid sheets for tests and benchmarks.
+"""

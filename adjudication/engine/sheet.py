@@ -251,8 +251,7 @@ def read_header(data: object) -> Header:
 def read_deal(raw: object, index: int, header: Header) -> DealRow:
     """One entry of ``deals`` as a :class:`DealRow` (SheetError naming ``deals[index]…`` when unreadable)."""
     if type(raw) is not dict:
-        _object(raw, f"deals[{index}]")
-    assert isinstance(raw, dict)
+        raw = _object(raw, f"deals[{index}]")
     get = raw.get
     number = get("deal")
     if type(number) is not int or not 1 <= number <= DEALS_PER_SET:
@@ -276,7 +275,7 @@ def read_deal(raw: object, index: int, header: Header) -> DealRow:
         if type(results) is not dict:
             _object(results, f"deals[{index}].results")
         # R14: with a negative bend bonus the winner of a doubled deal scores below 0.
-        lowest = min(0, header.rules.bend_bonus)
+        lowest = header.rules.bend_bonus if header.rules.bend_bonus < 0 else 0
         for name, result in results.items():
             if name not in seats:
                 raise SheetError(
@@ -300,8 +299,7 @@ def _deal_number(value: object, index: int) -> int:
 def read_result(raw: object, index: int, name: str, lowest_penalty: int = 0) -> ResultRow:
     """One player's result as a tuple in PlayerResult's field order (the validator's hot path)."""
     if type(raw) is not dict:
-        _object(raw, f"deals[{index}].results.{name}")
-    assert isinstance(raw, dict)
+        raw = _object(raw, f"deals[{index}].results.{name}")
     get = raw.get
     calls = get("calls", 0)
     penalty = get("penalty")
@@ -397,8 +395,18 @@ def sheet_to_dict(sheet: Sheet) -> dict[str, Any]:
 
 
 def result_rows(sheet: Sheet) -> Iterator[DealRow]:
-    """The sheet's deals as the rows the validator reads (the same shape :func:`read_deal` gives)."""
+    """The sheet's deals as the rows the validator reads (the same shape :func:`read_deal` gives).
+
+    A sheet built by hand gets the reader's checks on names and deal numbers (SheetError).
+    """
+    seats = {name: seat for seat, name in enumerate(sheet.players)}
     for index, deal in enumerate(sheet.deals):
+        if type(deal.deal) is not int or not 1 <= deal.deal <= DEALS_PER_SET:
+            _deal_number(deal.deal, index)
+        _name(deal.dealer, f"deals[{index}].dealer", seats)
+        _name(deal.out, f"deals[{index}].out", seats)
+        for name in deal.results:
+            _name(name, f"deals[{index}].results.{name}", seats)
         yield DealRow(
             index,
             deal.deal,

@@ -124,6 +124,9 @@ class _Checker:
         self.seats = header.seats
         self.first_dealer = header.first_dealer
         self.findings: list[Finding] = []
+        rules = self.rules
+        self.sizes = (0, *(size for size, _ in rules.schedule))
+        self.packing = _packing(rules.card_values, rules.decks, rules.jokers)
         self.bounds: dict[tuple[int, int, bool | None], list[tuple[int, int]]] = {}
 
     def run(self, rows: Iterable[DealRow]) -> list[Finding]:
@@ -191,7 +194,7 @@ class _Checker:
         rules = self.rules
         add = self.findings.append
         deal = row.deal
-        size = rules.schedule[deal - 1][0]
+        size = self.sizes[deal]
         doubled = row.doubled
         factor = rules.doubling_factor if doubled else 1
         # R14: infraction points are doubled only under double_infractions.
@@ -199,7 +202,7 @@ class _Checker:
         limit = rules.call_limit
         overcall_penalty = rules.overcall_penalty
         error_penalty = rules.contract_error_penalty
-        packing = _packing(rules.card_values, rules.decks, rules.jokers)
+        packing = self.packing
         tokens_get = packing.tokens.__getitem__
         value_bits = packing.value_bits
         value_mask = packing.value_mask

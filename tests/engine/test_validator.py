@@ -14,7 +14,7 @@ import pytest
 
 from adjudication.engine.findings import CODES
 from adjudication.engine.scoring import deal_score, hand_text_value, infraction_points
-from adjudication.engine.sheet import SheetError, parse_sheet
+from adjudication.engine.sheet import DealRecord, PlayerResult, Sheet, SheetError, parse_sheet
 from adjudication.engine.validator import has_errors, validate, validate_data
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -633,3 +633,13 @@ def test_suit_symbols_with_a_variation_selector_are_cards():
     results = {"Ann": WINNER, "Bob": {"calls": 1, "opened": True, "hand": "10\u2665\ufe0f", "penalty": 20},
                "Cy": {"penalty": 40}}  # fmt: skip
     assert one_deal(results) == []
+
+
+def test_a_hand_built_sheet_with_a_stranger_is_refused():
+    sheet = Sheet(
+        rules=parse_sheet(EXAMPLE).rules,
+        players=("Ann", "Bob", "Cy"),
+        deals=(DealRecord(deal=1, out="Ann", results={"Zed": PlayerResult(penalty=3)}),),
+    )
+    with pytest.raises(SheetError, match=r"deals\[0\]\.results\.Zed: \"Zed\" is not one of the players"):
+        validate(sheet)
