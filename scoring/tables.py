@@ -10,7 +10,8 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.text import slugify
 
-NUM = {"td": {"class": "num"}, "th": {"class": "num"}}
+NUM = {"td": {"class": "num"}, "th": {"class": "num"}, "tf": {"class": "num"}}
+WIDE = {"td": {"class": "wide-only"}, "th": {"class": "wide-only"}, "tf": {"class": "wide-only"}}
 
 
 class RowsTable(tables.Table):
@@ -99,12 +100,14 @@ def export_name(*parts) -> str:
 
 
 def set_status(row) -> tuple[str, str]:
-    """(css key, words) for a set's public status."""
+    """(key, words) for a set's public status; the key is also the exported value."""
     if row.get("corrected"):
         return "corrected", "Corrected after verification"
     if row.get("verified"):
         return "verified", "Verified"
-    if row.get("status") is None:
+    if row.get("finished"):
+        return "in_play", "Finished, not verified"
+    if not row.get("scored"):
         return "in_play", "Not started"
     return "in_play", "In play"
 
@@ -119,7 +122,7 @@ class RoundTablesTable(RowsTable):
 
     row_header = "number"
 
-    number = tables.Column(verbose_name="Table", attrs=NUM)
+    number = tables.Column(verbose_name="Table", attrs={"td": {"class": "nowrap"}})
     players = tables.Column(verbose_name="Players", orderable=False)
     status = tables.Column(verbose_name="Status", order_by=("verified", "scored"))
     scored = tables.Column(verbose_name="Deals scored", attrs=NUM)
@@ -231,11 +234,11 @@ class SetGridTable(RowsTable):
 
     row_header = "deal"
 
-    deal = tables.Column(verbose_name="Deal", orderable=False)
-    contract = tables.Column(verbose_name="Contract", orderable=False)
+    deal = tables.Column(verbose_name="Deal", footer="Total")
+    contract = tables.Column(verbose_name="Contract", attrs=WIDE)
     deal_size = tables.Column(verbose_name="Cards", visible=False)
-    dealer = tables.Column(verbose_name="Dealer", orderable=False, default="")
-    out = tables.Column(verbose_name="Out", orderable=False, default="")
+    dealer = tables.Column(verbose_name="Dealer", default="", attrs=WIDE)
+    out = tables.Column(verbose_name="Out", default="", attrs=WIDE)
 
     class Meta:
         orderable = False
@@ -261,18 +264,24 @@ class SetGridTable(RowsTable):
                 (f"p{seat['position']}_total", tables.Column(verbose_name=f"{name} total", visible=False))
             )
         super().__init__(data, extra_columns=extra, **kwargs)
+        self.player_columns = {name for name, _ in extra}
 
     def render_deal(self, value, record):
+        note = format_html(
+            '<span class="cell-note narrow-only">{}{}</span>',
+            record.get("contract"),
+            format_html(", {} deals", record["dealer"]) if record.get("dealer") else "",
+        )
         if record.get("void"):
-            return format_html('{} <span class="cell-note">void, replayed</span>', value)
-        return value
+            return format_html('{} <span class="cell-note">void, replayed</span>{}', value, note)
+        return format_html("{}{}", value, note)
 
     def value_deal(self, value, record):
         return f"{value} (void)" if record.get("void") else value
 
     def export_header(self, column) -> str:
         # Player columns are named by seat (p1, p2 …) but exported under the player's name.
-        return str(column.header) if column.name.startswith("p") else column.name
+        return str(column.header) if column.name in self.player_columns else column.name
 
     def render_contract(self, value, record):
         return format_html('{}<span class="cell-note">{} cards</span>', value, record.get("deal_size"))

@@ -66,3 +66,16 @@ def place(row) -> str:
     if value is None:
         return ""
     return f"={value}" if shared else str(value)
+
+
+@register.filter
+def cards(notation) -> str:
+    """Card notation as players read it ("AS 10H JK" -> "A♠ 10♥ JK"); unreadable text is shown as written."""
+    from adjudication.engine.cards import InvalidCard, parse_cards
+
+    if not notation:
+        return ""
+    try:
+        return " ".join(str(card) for card in parse_cards(notation))
+    except InvalidCard:
+        return notation

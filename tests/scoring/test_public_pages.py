@@ -213,9 +213,10 @@ def test_set_page_shows_the_nine_deal_grid(client, event, imported):
     html = page(client, url("table", event, number=1, table=1))
     rows = body_rows(html.split('class="set-grid"', 1)[1])
     assert len(rows) == 9
-    # Deal, contract and deal size, dealer (Ann deals first, then to the left), who went out, scores.
-    assert rows[0].startswith("1 3 sets 9 cards Ann Cy 23 total 23")
-    assert rows[1].startswith("2 2 sets + 1 run 10 cards Bob Ann")
+    # Deal (with contract and dealer for narrow screens), contract and deal size, dealer (Ann deals
+    # first, then to the left), who went out, scores and running totals.
+    assert rows[0].startswith("1 3 sets, Ann deals 3 sets 9 cards Ann Cy 23 total 23")
+    assert rows[1].startswith("2 2 sets + 1 run, Bob deals 2 sets + 1 run 10 cards Bob Ann")
     assert "doubled" in rows[2]
     assert "Not verified yet" in html
     assert "No findings" in html
@@ -286,6 +287,14 @@ def test_player_page_lists_every_deal_and_draws_the_running_total(client, event,
     points = re.search(r'<polyline class="line" points="([^"]+)"', svg).group(1).split()
     assert len(points) == 9
     assert "style=" not in svg
+
+
+def test_player_page_shows_hands_with_suit_symbols(client, event, game_set, director, example_sheet):
+    example_sheet["deals"][0]["results"]["Dee"]["hand"] = "AS AH JK 10D"
+    example_sheet["deals"][0]["results"]["Dee"].pop("penalty")
+    services.sheet_import(game_set=game_set, user=director, data=example_sheet)
+    html = page(client, url("player", event, entry_id=entry_id(event, "Dee")))
+    assert "A♠ A♥ JK 10♦" in html
 
 
 def test_player_page_shows_the_official_place(client, world):
