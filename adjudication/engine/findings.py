@@ -17,6 +17,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Final
 
+__all__ = ["CODES", "MESSAGES", "SPECS", "CodeSpec", "Finding", "finding", "format_finding", "summarize"]
+
 ERROR: Final = "error"
 WARNING: Final = "warning"
 
@@ -26,7 +28,11 @@ Value = int | str | bool | None
 
 @dataclass(frozen=True, slots=True)
 class CodeSpec:
-    """One row of the spec's table: the code, its severity and the check it comes from by default."""
+    """One row of the spec's table: the code, its severity and the check it comes from by default.
+
+    >>> SPECS["DEALER_ORDER"].severity, SPECS["DEALER_ORDER"].rule
+    ('warning', 'V13')
+    """
 
     code: str
     severity: str
@@ -139,7 +145,11 @@ MESSAGES: Final[dict[str, str]] = {
 
 @dataclass(frozen=True, slots=True)
 class Finding:
-    """One defect of a sheet: its code, where (deal number, player) and what was expected and found."""
+    """One defect of a sheet: its code, where (deal number, player) and what was expected and found.
+
+    >>> Finding("NO_WINNER", "error", 3, None, "V1", "deal 3 names no winner").as_dict()["deal"]
+    3
+    """
 
     code: str
     severity: str
@@ -191,7 +201,11 @@ def finding(
 
 
 def format_finding(item: Finding) -> str:
-    """One readable line: where, code (rule), message, expected and found."""
+    """One readable line: where, code (rule), message, expected and found.
+
+    >>> format_finding(finding("NO_WINNER", deal=3))
+    'deal 3: NO_WINNER (V1) deal 3 is scored but names no player who went out'
+    """
     where = []
     if item.deal is not None:
         where.append(f"deal {item.deal}")

@@ -38,6 +38,19 @@ from typing import Final
 from .cards import _CARDS_BY_TOKEN, Card, InvalidCard
 from .rules import CardValues, RuleSet
 
+__all__ = [
+    "SPELLINGS",
+    "deal_score",
+    "doubling",
+    "hand_text_value",
+    "hand_value",
+    "infraction_points",
+    "read_token",
+    "scored_infractions",
+    "split_hand",
+    "token_values",
+]
+
 
 def hand_value(cards: Iterable[Card], rules: RuleSet) -> int:
     """R15: the penalty value of the cards left in hand (melded cards never count, R16).

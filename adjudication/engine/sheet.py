@@ -47,6 +47,13 @@ class PlayerResult:
 
     ``hand`` is the text as written; ``cards`` the cards it holds (None without a hand, or when a token
     cannot be read — then ``bad_cards`` names the tokens and the validator reports ``BAD_CARD``).
+
+    >>> PlayerResult(calls=1, penalty=22, hand="JC AH").cards
+    (Card.parse('JC'), Card.parse('AH'))
+    >>> PlayerResult(penalty=22, hand="JC 1H").bad_cards
+    ('1H',)
+    >>> PlayerResult(calls=1, penalty=22, opened=True).as_dict()
+    {'calls': 1, 'penalty': 22, 'opened': True}
     """
 
     calls: int = 0
@@ -95,7 +102,11 @@ class PlayerResult:
 
 @dataclass(frozen=True, slots=True)
 class DealRecord:
-    """One entry of ``deals``: a scored deal, or a void one (``{"deal": k, "void": true}``)."""
+    """One entry of ``deals``: a scored deal, or a void one (``{"deal": k, "void": true}``).
+
+    >>> DealRecord(deal=4, void=True).as_dict()
+    {'deal': 4, 'void': True}
+    """
 
     deal: int
     void: bool = False
@@ -121,7 +132,12 @@ class DealRecord:
 
 @dataclass(frozen=True, slots=True)
 class Sheet:
-    """A whole nine-deal sheet with its ruleset resolved (preset + ``rules`` overrides)."""
+    """A whole nine-deal sheet with its ruleset resolved (preset + ``rules`` overrides).
+
+    >>> from .rules import ruleset_from
+    >>> Sheet(rules=ruleset_from("jamaican"), players=("Ann", "Bob", "Cy")).deals
+    ()
+    """
 
     rules: RuleSet
     players: tuple[str, ...]
@@ -343,7 +359,16 @@ def read_deals(header: Header) -> Iterator[DealRow]:
 
 
 def parse_sheet(data: object) -> Sheet:
-    """Read a ``kalooki-sheet/1`` JSON value (already decoded); raise :class:`SheetError` if unreadable."""
+    """Read a ``kalooki-sheet/1`` JSON value (already decoded); raise :class:`SheetError` if unreadable.
+
+    >>> parse_sheet({"format": "kalooki-sheet/1", "rules": {"call_limit": 2}, "players": ["A", "B", "C"],
+    ...              "deals": []}).rules.call_limit
+    2
+    >>> parse_sheet({"format": "kalooki-sheet/1", "players": ["A", "B", "A"], "deals": []})
+    Traceback (most recent call last):
+    ...
+    adjudication.engine.sheet.SheetError: players[2]: duplicate player name "A"
+    """
     header = read_header(data)
     deals = tuple(
         DealRecord(
@@ -372,7 +397,11 @@ line 1 column 2 (char 1)
 
 
 def decode_json(text: str | bytes) -> Any:
-    """``json.loads`` with its error turned into a :class:`SheetError`."""
+    """``json.loads`` with its error turned into a :class:`SheetError`.
+
+    >>> decode_json(b'{"deal": 1}')
+    {'deal': 1}
+    """
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
@@ -382,7 +411,14 @@ def decode_json(text: str | bytes) -> Any:
 
 
 def sheet_to_dict(sheet: Sheet) -> dict[str, Any]:
-    """The sheet as a ``kalooki-sheet/1`` JSON value; ``parse_sheet(sheet_to_dict(s)) == s``."""
+    """The sheet as a ``kalooki-sheet/1`` JSON value; ``parse_sheet(sheet_to_dict(s)) == s``.
+
+    >>> data = {"format": "kalooki-sheet/1", "ruleset": "jamaican-large", "players": ["A", "B", "C", "D"],
+    ...         "deals": [{"deal": 1, "void": True}]}
+    >>> data = sheet_to_dict(parse_sheet(data))
+    >>> data["ruleset"], data["deals"]
+    ('jamaican-large', [{'deal': 1, 'void': True}])
+    """
     data: dict[str, Any] = {"format": FORMAT, "ruleset": sheet.rules.name}
     overrides = sheet.rules.overrides()
     if overrides:

@@ -28,6 +28,8 @@ from .rules import DEALS_PER_SET, UPCARD, RuleSet, ruleset_from
 from .scoring import deal_score, hand_value, infraction_points
 from .sheet import FORMAT
 
+__all__ = ["simulate_many", "simulate_sheet"]
+
 DEFAULT_PLAYERS = ("Ann", "Bob", "Cy", "Dee")
 
 

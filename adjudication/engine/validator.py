@@ -36,6 +36,8 @@ from .rules import DEALS_PER_SET, UPCARD, CardValues
 from .scoring import SPELLINGS, read_token, split_hand
 from .sheet import DealRow, Header, ResultRow, Sheet, header_of, read_deals, read_header, result_rows
 
+__all__ = ["has_errors", "validate", "validate_data"]
+
 # --- packed hands -------------------------------------------------------------------------------
 # A token's packed number: its R15 value in the low bits, then one 16-bit counter per card (52 cards and
 # the joker). Summing the tokens of a hand gives its value and its card counts at once; summing the hands
@@ -92,7 +94,13 @@ def _pack_readable(tokens: list[str], packing: _Packing) -> tuple[int, list[str]
 
 
 def validate(sheet: Sheet) -> list[Finding]:
-    """The findings for a parsed sheet, sorted by deal then seat (empty when the sheet is clean)."""
+    """The findings for a parsed sheet, sorted by deal then seat (empty when the sheet is clean).
+
+    >>> from .sheet import parse_sheet
+    >>> from .simulator import simulate_sheet
+    >>> validate(parse_sheet(simulate_sheet(5)))
+    []
+    """
     return _Checker(header_of(sheet)).run(result_rows(sheet))
 
 
@@ -108,7 +116,11 @@ def validate_data(data: object) -> list[Finding]:
 
 
 def has_errors(findings: Iterable[Finding]) -> bool:
-    """True when any finding is an error (``validate_sheet`` exits 1)."""
+    """True when any finding is an error (``validate_sheet`` exits 1); warnings alone are not.
+
+    >>> has_errors(validate_data({"format": "kalooki-sheet/1", "players": ["A", "B", "C"], "deals": []}))
+    False
+    """
     return any(item.severity == "error" for item in findings)
 
 

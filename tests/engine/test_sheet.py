@@ -1,12 +1,10 @@
 """Reading and writing kalooki-sheet/1 (SCORESHEET.md): what is unreadable (exit 2) and the round trip."""
 
-import doctest
 import json
 from pathlib import Path
 
 import pytest
 
-from adjudication.engine import sheet as sheet_module
 from adjudication.engine.cards import parse_cards
 from adjudication.engine.rules import ruleset_from
 from adjudication.engine.sheet import (
@@ -321,9 +319,3 @@ def test_sheet_to_dict_writes_only_overridden_rules():
         "opened": False,
         "overcall": True,
     }
-
-
-def test_doctests():
-    result = doctest.testmod(sheet_module, optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0
-    assert result.failed == 0

@@ -1,12 +1,10 @@
 """The simulator makes valid, reproducible sheets (tests and benchmarks break them on purpose)."""
 
-import doctest
 import itertools
 from collections import Counter
 
 import pytest
 
-from adjudication.engine import simulator
 from adjudication.engine.cards import parse_cards
 from adjudication.engine.rules import ruleset_from
 from adjudication.engine.simulator import simulate_many, simulate_sheet
@@ -146,9 +144,3 @@ def test_rule_overrides_are_written_on_the_sheet():
 def test_impossible_tables_are_refused(players, rules, problem):
     with pytest.raises(ValueError, match=problem):
         simulate_sheet(1, players, rules=rules)
-
-
-def test_doctests():
-    result = doctest.testmod(simulator, optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0
-    assert result.failed == 0
