@@ -298,7 +298,9 @@ def read_deal(raw: object, index: int, header: Header) -> DealRow:
                     f"deals[{index}].results.{name}",
                     f"{got(name)} is not one of the players ({', '.join(seats)})",
                 )
-            rows[name] = read_result(result, index, name, lowest if name == out else 0)
+            # A null result is no result (MISSING_RESULT in a scored deal), not an unreadable sheet.
+            if result is not None:
+                rows[name] = read_result(result, index, name, lowest if name == out else 0)
     return DealRow(index, number, void, dealer, out, doubled, rows)
 
 

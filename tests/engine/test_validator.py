@@ -118,6 +118,10 @@ def missing_result(sheet):
     del sheet["deals"][2]["results"]["Bob"]
 
 
+def null_result(sheet):
+    sheet["deals"][2]["results"]["Bob"] = None
+
+
 def missing_penalty(sheet):
     del result(sheet, 2, "Bob")["penalty"]
 
@@ -231,6 +235,7 @@ WITH_HANDS = [
     (void_scored_out, [("VOID_SCORED", 4, None)]),
     (void_scored_penalty, [("VOID_SCORED", 4, None)]),
     (missing_result, [("MISSING_RESULT", 3, "Bob")]),
+    (null_result, [("MISSING_RESULT", 3, "Bob")]),
     (missing_penalty, [("MISSING_RESULT", 3, "Bob")]),
     (no_winner, [("NO_WINNER", 3, None)]),
     (winner_scored, [("WINNER_SCORED", 3, "Dee")]),
