@@ -1,6 +1,7 @@
 """Template tags shared by every page: the event navigation and small display helpers."""
 
 from django import template
+from django.db.models import Exists, OuterRef
 from django.urls import NoReverseMatch, reverse
 
 register = template.Library()
@@ -16,13 +17,21 @@ def user_directs(request, event) -> bool:
     return cache[event.pk]
 
 
+def _event_rounds(event) -> list[tuple[int, bool]]:
+    """(number, seated) for each round of the event, in order; one query, remembered on the instance."""
+    rounds = getattr(event, "_nav_rounds", None)
+    if rounds is None:
+        from scoring.models import Table
+
+        has_tables = Exists(Table.objects.filter(round=OuterRef("pk")))
+        rounds = list(event.rounds.order_by("number").values_list("number", has_tables))
+        event._nav_rounds = rounds
+    return rounds
+
+
 def event_round_numbers(event) -> list[int]:
-    """The event's round numbers, in order; one query, remembered on the instance."""
-    numbers = getattr(event, "_round_numbers", None)
-    if numbers is None:
-        numbers = list(event.rounds.order_by("number").values_list("number", flat=True))
-        event._round_numbers = numbers
-    return numbers
+    """The event's round numbers, in order (shares the navigation's query)."""
+    return [number for number, _ in _event_rounds(event)]
 
 
 def director_url(event) -> str:
@@ -40,10 +49,12 @@ def event_nav(context):
     request = context.get("request")
     if event is None or getattr(event, "pk", None) is None:
         return {"event": None}
-    numbers = event_round_numbers(event)
-    current = context.get("round")
-    current_number = getattr(current, "number", None)
-    seating_number = current_number if current_number in numbers else (numbers[-1] if numbers else None)
+    rounds = _event_rounds(event)
+    numbers = [number for number, _ in rounds]
+    current_number = getattr(context.get("round"), "number", None)
+    seated = [number for number, is_seated in rounds if is_seated]
+    # "Where do I sit?" follows the round on screen, else the latest seated round.
+    seating_number = current_number if current_number in numbers else (seated[-1] if seated else None)
     match = getattr(request, "resolver_match", None)
     return {
         "event": event,
@@ -59,13 +70,11 @@ def event_nav(context):
 @register.filter
 def place(row) -> str:
     """A standings row's place as players read it: "=1" when shared."""
-    if row is None:
+    from scoring.tables import shared_place
+
+    if not isinstance(row, dict):
         return ""
-    value = row.get("place") if isinstance(row, dict) else getattr(row, "place", None)
-    shared = row.get("shared") if isinstance(row, dict) else getattr(row, "shared", False)
-    if value is None:
-        return ""
-    return f"={value}" if shared else str(value)
+    return shared_place(row.get("place"), row.get("shared"))
 
 
 @register.filter

@@ -11,7 +11,7 @@ from django.core.cache import cache
 from django.urls import reverse
 
 from scoring import services
-from tests.conftest import nine
+from tests.conftest import FOUR, nine
 
 SECOND = ("Eve", "Fay", "Gus", "Hal")
 THIRD = ("Ivy", "Jon", "Kim", "Lou")
@@ -382,3 +382,33 @@ def test_standings_header_says_how_the_table_is_sorted(client, world):
 def test_the_login_page_renders(client):
     html = page(client, reverse("login"))
     assert 'autocomplete="current-password"' in html and '<label for="id_username">' in html
+
+
+def test_where_do_i_sit_links_the_latest_seated_round(client, world, director):
+    services.round_create(event=world["event"], user=director)
+    html = page(client, url("standings", world["event"]))
+    assert re.search(r'href="/e/test-open/r/1/seating/"[^>]*>Where do I sit\?', html)
+    assert 'href="/e/test-open/r/2/"' in html
+
+
+def test_knockout_standings_show_the_round_reached(client, make_event, director, make_table, play_set):
+    event = make_event(name="Knock Out", slug="ko", format="knockout", advance=2)
+    first = services.round_create(event=event, user=director)
+    play_set(make_table(first, FOUR), nine({"Ann": 10, "Bob": 20, "Cy": 30, "Dee": 40}))
+    second = services.round_create(event=event, user=director)
+    play_set(make_table(second, ("Ann", "Bob")), nine({"Ann": 90, "Bob": 50}))
+    html = page(client, url("standings", event))
+    assert "Round reached" in html
+    assert [row.split()[:3] for row in body_rows(html)[:3]] == [
+        ["1", "Bob", "2"],
+        ["2", "Ann", "2"],
+        ["3", "Cy", "1"],
+    ]
+    response = client.get(url("standings", event) + "?_export=csv")
+    assert "round_reached" in response.content.decode().splitlines()[0]
+
+
+def test_head_requests_are_answered(client, world):
+    response = client.head(url("standings", world["event"]))
+    assert response.status_code == 200
+    assert response.has_header("ETag")
