@@ -12,6 +12,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.views.decorators.http import condition, require_safe
 from django.views.generic import TemplateView
@@ -359,6 +360,7 @@ class SetView(PublicTableView):
             game_set=grid["game_set"],
             place_rows=set_places(grid),
             is_director=user_directs(self.request, self.event),
+            director_table_url=reverse("scoring:direct_table", kwargs=self.kwargs),
         )
         return context
 

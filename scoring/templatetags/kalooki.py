@@ -2,7 +2,7 @@
 
 from django import template
 from django.db.models import Exists, OuterRef
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 
 register = template.Library()
 
@@ -35,11 +35,8 @@ def event_round_numbers(event) -> list[int]:
 
 
 def director_url(event) -> str:
-    """The director's entry page for `event` (scoring/entry_urls.py, under /e/<slug>/direct/)."""
-    try:
-        return reverse("scoring:direct", kwargs={"slug": event.slug})
-    except NoReverseMatch:
-        return reverse("scoring:event", kwargs={"slug": event.slug}) + "direct/"
+    """The director's dashboard for `event` (scoring/entry_urls.py)."""
+    return reverse("scoring:direct", kwargs={"slug": event.slug})
 
 
 @register.inclusion_tag("scoring/_event_nav.html", takes_context=True)

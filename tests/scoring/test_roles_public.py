@@ -117,3 +117,11 @@ def test_the_navigation_marks_the_current_page(client, played):
     assert re.search(r'aria-current="page">Where do I sit\?</a>', html)
     assert f'href="/e/{played.slug}/projector/"' in html
     assert all(name in html for name in FOUR)
+
+
+def test_the_events_director_can_go_from_a_set_to_its_entry_page(client, played, director):
+    address = reverse("scoring:table", kwargs={"slug": played.slug, "number": 1, "table": 1})
+    entry = reverse("scoring:direct_table", kwargs={"slug": played.slug, "number": 1, "table": 1})
+    assert entry not in client.get(address).content.decode()
+    client.force_login(director)
+    assert f'href="{entry}"' in client.get(address).content.decode()
