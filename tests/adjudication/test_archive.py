@@ -1,0 +1,327 @@
+"""The `kalooki-event/1` archive: export → import → export, all-or-nothing refusals, the commands."""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+from pathlib import Path
+
+import pytest
+from django.apps import apps
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from adjudication import services as rulings
+from adjudication.archive import ArchiveError, archive_dumps, event_export, event_import
+from adjudication.engine.simulator import simulate_sheet
+from adjudication.models import AuditEntry, Ruling
+from scoring import services
+from scoring.models import Entry, Event, GameSet, Seat
+from scoring.selectors import standings_for_event
+
+pytestmark = pytest.mark.django_db
+
+EXAMPLE = Path(__file__).parent.parent / "data" / "events" / "example-event.json"
+
+
+def row_counts() -> dict[str, int]:
+    models = [*apps.get_app_config("scoring").get_models(), *apps.get_app_config("adjudication").get_models()]
+    return {model.__name__: model.objects.count() for model in models}
+
+
+@pytest.fixture
+def archive() -> dict:
+    return json.loads(EXAMPLE.read_text(encoding="utf-8"))
+
+
+def without_audit(data: dict) -> dict:
+    return {key: value for key, value in data.items() if key != "audit"}
+
+
+def sheets(event: Event) -> dict[tuple[int, int], dict]:
+    return {
+        (gs.table.round.number, gs.table.number): services.sheet_for_set(gs)
+        for gs in GameSet.objects.filter(table__round__event=event).select_related("table__round__event")
+    }
+
+
+@pytest.fixture
+def rich_event(make_event, director, make_table, example_sheet, rename_sheet):
+    """An event using every part of the archive: rulings and appeals, a reopened set, an override,
+    a withdrawn player, a late entry, a substitute and a drawn round."""
+    event = make_event(name="Rich Open", slug="rich-open")
+    round1 = services.round_create(event=event, user=director)
+    first = make_table(round1, ["Ann", "Bob", "Cy", "Dee"])
+    second = make_table(round1, ["Eve", "Fitz", "Gail", "Hugh"])
+    services.sheet_import(game_set=first, user=director, data=example_sheet)
+    services.set_verify(game_set=first, user=director, acknowledge_warnings=True)
+    services.set_reopen(game_set=first, user=director, reason="Bob's deal 2 was misread")
+    services.set_verify(game_set=first, user=director, acknowledge_warnings=True)
+    services.sheet_import(
+        game_set=second, user=director, data=rename_sheet(example_sheet, ["Eve", "Fitz", "Gail", "Hugh"])
+    )
+    entries = {e.player.name: e for e in Entry.objects.filter(event=event).select_related("player")}
+    deal = second.deals.get(sequence=2)
+    overcall = rulings.ruling_issue(deal=deal, entry=entries["Fitz"], user=director, kind="overcall")
+    rulings.ruling_appeal(ruling=overcall, user=director, reason="Only three calls")
+    rulings.ruling_decide(ruling=overcall, user=director, decision="overturned", reason="Recount")
+    for points, reason in ((10, "Slow play"), (5, "Exposed a card")):
+        deal.refresh_from_db()
+        rulings.ruling_issue(
+            deal=deal, entry=entries["Gail"], user=director, kind="other", points=points, reason=reason
+        )
+    error = rulings.ruling_issue(
+        deal=second.deals.get(sequence=3), entry=entries["Hugh"], user=director, kind="contract_error"
+    )
+    rulings.ruling_appeal(ruling=error, user=director, reason="The run was complete")
+    rulings.ruling_decide(ruling=error, user=director, decision="upheld", reason="Seven missing")
+    services.entry_add(event=event, user=director, name="Ivy", club="Late Club", membership_id="LC-9")
+    services.entry_withdraw(entry=entries["Dee"], user=director, reason="Went home")
+    round2 = services.round_create(event=event, user=director)
+    services.round_seat(round=round2, user=director, seed=42)
+    sets = list(GameSet.objects.filter(table__round=round2).order_by("table__number"))
+    for index, game_set in enumerate(sets):
+        names = [seat.entry.player.name for seat in Seat.objects.filter(table=game_set.table)]
+        sheet = simulate_sheet(index, names, deals=3, dealers=False)
+        services.sheet_import(game_set=game_set, user=director, data=sheet)
+    services.set_verify(
+        game_set=sets[0], user=director, override_reason="Hall closed early", acknowledge_warnings=True
+    )
+    seat = Seat.objects.filter(table=sets[1].table).first()
+    services.seat_substitute(seat=seat, user=director, substitute=entries["Dee"], from_deal=2)
+    return event
+
+
+def test_the_example_archive_imports(archive):
+    report = event_import(data=archive, user=None)
+    event = report.event
+    assert (event.slug, event.name) == ("club-night-example", "Club Night Example")
+    assert (report.players, report.rounds, report.tables, report.verified) == (8, 1, 2, 1)
+    statuses = dict(GameSet.objects.filter(table__round__event=event).values_list("table__number", "status"))
+    assert statuses == {1: "verified", 2: "in_play"}
+    assert sheets(event)[(1, 1)] == archive["rounds"][0]["tables"][0]["sheet"]
+    # Official standings count the verified table only.
+    assert sorted(row["player"] for row in standings_for_event(event)) == ["Ann", "Bob", "Cy", "Dee"]
+    assert AuditEntry.objects.filter(event=event, action="kalooki.event.imported").count() == 1
+
+
+def test_export_import_export_gives_the_same_archive(rich_event):
+    first = event_export(event=rich_event)
+    report = event_import(data=json.loads(archive_dumps(first)), user=None, slug="rich-copy")
+    copy_event = report.event
+    second = event_export(event=copy_event)
+    first["event"]["slug"] = "rich-copy"
+    assert without_audit(second) == without_audit(first)
+    assert report.verified == 2
+    for provisional in (False, True):
+        assert standings_for_event(copy_event, provisional=provisional) == standings_for_event(
+            rich_event, provisional=provisional
+        )
+    assert sheets(copy_event) == sheets(rich_event)
+    reopened = GameSet.objects.get(table__round__event=copy_event, table__number=1, table__round__number=1)
+    assert reopened.corrected_after_verification
+
+
+def test_rulings_keep_their_reasons_and_appeal_history(rich_event):
+    copy_event = event_import(data=event_export(event=rich_event), user=None, slug="rich-copy").event
+
+    def history(event):
+        return sorted(
+            (r.deal.sequence, r.entry.player.name, r.kind, r.points, r.status, r.reason, r.decision_reason)
+            for r in Ruling.objects.filter(deal__game_set__table__round__event=event)
+        )
+
+    assert history(copy_event) == history(rich_event)
+    kept = {(row[1], row[2], row[4], row[5]) for row in history(copy_event)}
+    assert {
+        ("Fitz", "overcall", "overturned", ""),
+        ("Gail", "other", "standing", "Slow play"),
+        ("Gail", "other", "standing", "Exposed a card"),
+        ("Hugh", "contract_error", "upheld", ""),
+    } <= kept
+
+
+def test_the_audit_log_is_carried_over(rich_event):
+    exported = event_export(event=rich_event)
+    copy_event = event_import(data=exported, user=None, slug="rich-copy").event
+    carried = AuditEntry.objects.filter(event=copy_event, object_type="archive")
+    assert carried.count() == len(exported["audit"])
+    assert carried.filter(action="kalooki.set.reopened", reason="Bob's deal 2 was misread").exists()
+
+
+def test_an_existing_slug_is_refused_and_nothing_is_written(archive):
+    event_import(data=archive, user=None)
+    before = row_counts()
+    with pytest.raises(ArchiveError, match=r"event\.slug: an event 'club-night-example' already exists"):
+        event_import(data=archive, user=None)
+    assert row_counts() == before
+
+
+def test_replace_keeps_the_event_and_its_log(archive):
+    event = event_import(data=archive, user=None).event
+    logged = AuditEntry.objects.filter(event=event).count()
+    changed = copy.deepcopy(archive)
+    changed["event"]["venue"] = "The big hall"
+    changed["rounds"][0]["tables"].pop()
+    report = event_import(data=changed, user=None, replace=True)
+    assert report.replaced and report.event.pk == event.pk
+    assert Event.objects.get(pk=event.pk).venue == "The big hall"
+    assert GameSet.objects.filter(table__round__event=event).count() == 1
+    replaced = AuditEntry.objects.get(event=event, action="kalooki.event.replaced")
+    assert len(replaced.before["rounds"][0]["tables"]) == 2
+    assert AuditEntry.objects.filter(event=event).count() > logged
+
+
+def _set(data, path, value):
+    """Set `value` at a dotted path with [i] indexes; `...` deletes the key."""
+    keys = path.replace("[", ".").replace("]", "").split(".")
+    target = data
+    for key in keys[:-1]:
+        target = target[int(key)] if isinstance(target, list) else target[key]
+    last = int(keys[-1]) if isinstance(target, list) else keys[-1]
+    if value is ...:
+        del target[last]
+    else:
+        target[last] = value
+
+
+REFUSALS = [
+    ("format", "kalooki-event/2", 'format: expected "kalooki-event/1", got "kalooki-event/2"'),
+    (
+        "rounds[0].tables[1].sheet.deals[3].results.Fitz.calls",
+        "two",
+        'rounds[0].tables[1].sheet.deals[3].results.Fitz.calls: expected a whole number, got "two"',
+    ),
+    (
+        "rounds[0].tables[1].sheet.players[0]",
+        "Zed",
+        'rounds[0].tables[1].sheet.first_dealer: "Eve" is not one of the players (Zed, Fitz, Gail, Hugh)',
+    ),
+    ("players[7]", ..., 'rounds[0].tables[1].sheet.players[3]: "Hugh" is not among the event\'s players'),
+    ("rounds[0].tables[1].number", 1, "rounds[0].tables[1].number: table 1 is listed twice in round 1"),
+    ("rounds[0].tables[1].sheet.players", ["Ann", "Fitz", "Gail", "Hugh"], "rounds[0].tables[1].sheet"),
+    ("players[1].name", "ann", 'players[1].name: "ann" is listed twice (also players[0])'),
+    ("event.date", "5/12/2026", "event.date: expected a date like 2026-12-05"),
+    ("event.ruleset", "british", "event.ruleset"),
+    ("event.rules", {"call_limit": -1}, "event.rules.call_limit"),
+    ("rounds[0].tables[0].sheet.rules", {"call_limit": 2}, "rounds[0].tables[0].sheet.rules"),
+    ("rounds[0].tables[0].status", "done", "rounds[0].tables[0].status: expected in_play or verified"),
+    ("rounds[0].tables[0].sheet", ..., "rounds[0].tables[0].sheet: missing"),
+    ("event.format", "knockout", "event.advance"),
+    ("event.name", "", "event.name: must not be empty"),
+    ("rounds[0].number", 0, "rounds[0].number: expected a whole number from 1 to 32767, got 0"),
+    ("rounds[0].tables[1].number", 99999, "rounds[0].tables[1].number"),
+    ("event.tiebreaks", ["total", {"x": 1}], "event.tiebreaks[1]: expected text"),
+    # Readable by the engine, but a written running total below zero cannot be stored (after table 1
+    # was written: the whole import is rolled back).
+    (
+        "rounds[0].tables[1].sheet.deals[0].results.Eve.total",
+        -5,
+        "rounds[0].tables[1].sheet.deals[0].results.Eve.total",
+    ),
+]
+
+
+@pytest.mark.parametrize(("path", "value", "message"), REFUSALS, ids=[case[0] for case in REFUSALS])
+def test_what_cannot_be_read_is_refused_naming_the_place_and_nothing_is_written(
+    archive, path, value, message
+):
+    _set(archive, path, value)
+    before = row_counts()
+    with pytest.raises(ArchiveError) as refused:
+        event_import(data=archive, user=None)
+    assert refused.value.messages[0].startswith(message)
+    assert row_counts() == before
+
+
+def test_a_membership_id_of_someone_else_is_refused_after_the_event_was_created(archive, make_event):
+    services.entry_add(event=make_event(), user=None, name="Zora", membership_id="EX-003")
+    before = row_counts()
+    clash = r"players\[2\]\.membership: Membership id 'EX-003' belongs to Zora"
+    with pytest.raises(ArchiveError, match=clash):
+        event_import(data=archive, user=None)
+    assert row_counts() == before
+
+
+def test_a_player_seated_at_two_tables_is_refused(archive):
+    archive["rounds"][0]["tables"].append(copy.deepcopy(archive["rounds"][0]["tables"][0]))
+    archive["rounds"][0]["tables"][2]["number"] = 3
+    twice = r"rounds\[0\]\.tables\[2\]\.sheet\.players\[0\]: \"Ann\" already sits"
+    with pytest.raises(ArchiveError, match=twice):
+        event_import(data=archive, user=None)
+
+
+def test_a_verified_sheet_with_error_findings_comes_in_play_and_is_reported(archive):
+    archive["rounds"][0]["tables"][0]["sheet"]["deals"][2]["results"]["Bob"]["total"] += 1
+    report = event_import(data=archive, user=None)
+    game_set = GameSet.objects.get(table__round__event=report.event, table__number=1)
+    assert game_set.status == GameSet.Status.IN_PLAY and game_set.error_count == 1
+    assert report.verified == 0
+    assert any("marked verified but has error findings: imported as in play" in note for note in report.notes)
+    assert any("rounds[0].tables[0]" in note and "1 error finding" in note for note in report.notes)
+
+
+def test_unknown_fields_are_ignored(archive):
+    archive["comment"] = "from the club laptop"
+    archive["event"]["sponsor"] = "Rum & Co"
+    archive["players"][0]["email"] = "ann@example.org"
+    archive["rounds"][0]["start"] = "19:00"
+    table = archive["rounds"][0]["tables"][0]
+    table["scorer"] = "Hugh"
+    table["sheet"]["signed"] = True
+    table["sheet"]["deals"][0]["note"] = "fast"
+    table["sheet"]["deals"][0]["results"]["Bob"]["colour"] = "blue"
+    report = event_import(data=archive, user=None)
+    assert report.verified == 1
+    assert "colour" not in json.dumps(event_export(event=report.event, audit=False))
+
+
+def test_a_hand_written_archive_with_missing_optional_fields_imports():
+    sheet = simulate_sheet(7, ["Ann", "Bob", "Cy"], deals=9, with_hands=False, dealers=False)
+    for deal in sheet["deals"]:
+        for row in deal.get("results", {}).values():
+            row["calls"] = None if row.get("calls") == 0 else float(row.get("calls", 0))
+    data = {
+        "format": "kalooki-event/1",
+        "event": {"name": "Back Room Friday", "date": "2026-11-27"},
+        "players": [{"name": "Ann"}, {"name": "Bob", "club": None}, {"name": "Cy", "membership": ""}],
+        "rounds": [{"number": 1.0, "tables": [{"number": 1, "sheet": sheet}]}],
+    }
+    report = event_import(data=data, user=None)
+    assert report.event.slug == "back-room-friday"
+    assert report.tables == 1
+    assert GameSet.objects.get(table__round__event=report.event).deals.count() == len(sheet["deals"])
+
+
+def test_export_event_command_writes_the_archive(archive, capsys):
+    event_import(data=archive, user=None)
+    out = io.StringIO()
+    call_command("export_event", "club-night-example", stdout=out)
+    exported = json.loads(out.getvalue())
+    assert exported["format"] == "kalooki-event/1"
+    first_table = exported["rounds"][0]["tables"][0]
+    assert first_table["sheet"] == archive["rounds"][0]["tables"][0]["sheet"]
+
+
+def test_export_event_command_names_an_unknown_slug():
+    with pytest.raises(CommandError, match="No event 'nowhere'"):
+        call_command("export_event", "nowhere")
+
+
+def test_import_event_command_reports_and_refuses_with_exit_2(tmp_path, archive):
+    good = tmp_path / "event.json"
+    good.write_text(json.dumps(archive), encoding="utf-8")
+    out = io.StringIO()
+    call_command("import_event", str(good), "--slug", "club-copy", stdout=out)
+    assert "Imported 'Club Night Example' as club-copy: 8 player(s), 1 round(s), 2 table(s), 1 verified." in (
+        out.getvalue()
+    )
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "kalooki-event/1", ', encoding="utf-8")
+    with pytest.raises(CommandError, match="not valid JSON") as refused:
+        call_command("import_event", str(bad))
+    assert refused.value.returncode == 2
+    with pytest.raises(CommandError, match="No such file") as missing:
+        call_command("import_event", str(tmp_path / "missing.json"))
+    assert missing.value.returncode == 2
