@@ -133,7 +133,7 @@ class TableSheet:
 
     @property
     def title(self) -> str:
-        return f"{self.event.name} · round {self.round_number} · table {self.table_number}"
+        return f"{self.event.name} · Round {self.round_number} · Table {self.table_number}"
 
 
 @dataclass(frozen=True)
@@ -632,14 +632,20 @@ def ruling_note(ruling) -> SheetNote:
 
 
 def set_notes(game_set, rulings: Sequence[SheetNote]) -> list[SheetNote]:
-    """Override, correction, open findings (unverified sets only) and rulings for a set."""
+    """Override, correction, findings (open, or what a verified set was verified over) and rulings."""
     notes: list[SheetNote] = []
     if game_set.override_reason:
         notes.append(SheetNote(kind="override", text=f"Verified over errors: {game_set.override_reason}"))
     if game_set.corrected_after_verification:
         notes.append(SheetNote(kind="correction", text="Corrected after verification."))
-    if not game_set.is_verified:
-        notes.extend(finding_notes(game_set.findings or []))
+    findings = finding_notes(game_set.findings or [])
+    if game_set.is_verified:
+        # What the director verified over: errors under the override, warnings acknowledged.
+        findings = [
+            replace(note, text=f"{note.text} ({'overridden' if note.kind == 'error' else 'acknowledged'})")
+            for note in findings
+        ]
+    notes.extend(findings)
     notes.extend(rulings)
     return notes
 

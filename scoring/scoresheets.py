@@ -31,7 +31,7 @@ PAPER_SIZES = {"A4": "A4", "Letter": "letter"}
 SHEET_WIDTH_MM = {"A4": 297 - 18, "Letter": 279.4 - 18}
 # Deal label, dealer, out, doubled; the players share the rest, each split calls / score / total.
 DEAL_COLUMNS = (17.0, 8.5, 8.5, 5.0)
-PLAYER_SPLIT = (0.4, 0.3, 0.3)
+PLAYER_SPLIT = (0.38, 0.28, 0.34)
 LINE_MM = 0.6 * 25.4 / 72  # the grid's 0.6 pt rule
 
 
@@ -125,7 +125,7 @@ def _pack_title(sheets: Sequence[TableSheet]) -> str:
     if not sheets:
         return "Score sheets"
     first = sheets[0]
-    return f"{first.event.name} · round {first.round_number} · score sheets"
+    return f"{first.event.name} · Round {first.round_number} · score sheets"
 
 
 def standings_html(standings: StandingsSheet) -> str:
@@ -136,7 +136,7 @@ def standings_html(standings: StandingsSheet) -> str:
 
 
 def seating_html(seating: Seating) -> str:
-    title = f"{seating.event.name} · round {seating.round_number} · seating"
+    title = f"{seating.event.name} · Round {seating.round_number} · seating"
     return render_to_string(
         "scoring/pdf/seating.html",
         {"seating": seating, "title": title, "css": print_css(seating.event.paper)},

@@ -77,7 +77,7 @@ def test_blank_sheet_lists_nine_deals_with_size_contract_and_dealer():
     assert sheet.deals[8].label == "9 · 16 cards · 4 runs"
     assert [d.dealer for d in sheet.deals] == ["Bob", "Cy", "Dee", "Ann", "Bob", "Cy", "Dee", "Ann", "Bob"]
     assert sheet.first_dealer == "Bob"
-    assert sheet.title == "Kingston Open · round 2 · table 7"
+    assert sheet.title == "Kingston Open · Round 2 · Table 7"
     assert all(cell.penalty is None for d in sheet.deals for cell in d.cells)
 
 
