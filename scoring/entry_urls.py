@@ -1,3 +1,50 @@
-"""See scoring/urls.py for the URL scheme."""
+"""Director entry, under /e/<slug>/direct/ (see scoring/urls.py for the whole scheme).
 
-urlpatterns: list = []
+Every URL here is for the event's directors and staff only (`scoring.permissions.director_required`);
+tests/scoring/test_roles_entry.py walks this list, so a new URL is checked for who may use it.
+
+  scoring:direct                 ./                                   dashboard: rounds, tables, entries
+  scoring:direct_round_create    ./rounds/new/                        POST: add the next round
+  scoring:direct_round_seat      ./r/<number>/seat/                   POST: draw a round's seating
+  scoring:direct_entry_add       ./entries/new/                       POST: a (late) entry
+  scoring:direct_entry_withdraw  ./entries/<entry_id>/withdraw/       POST
+  scoring:direct_entry_reinstate ./entries/<entry_id>/reinstate/      POST
+  scoring:direct_players_import  ./players/import/                    CSV of players, with a report
+  scoring:direct_table           ./r/<number>/t/<table>/              the grid; POST: the next deal
+  scoring:direct_validate        ./r/<number>/t/<table>/validate/     POST (htmx): the live check
+  scoring:direct_deal            ./r/<number>/t/<table>/d/<sequence>/ correct a deal; POST saves
+  scoring:direct_deal_delete     …/d/<sequence>/delete/               POST
+  scoring:direct_ruling          …/d/<sequence>/ruling/               POST: a ruling on a player
+  scoring:direct_verify          ./r/<number>/t/<table>/verify/       POST
+  scoring:direct_reopen          ./r/<number>/t/<table>/reopen/       POST, with a reason
+  scoring:direct_laydown         ./r/<number>/t/<table>/laydown/      POST (htmx): check a lay-down
+  scoring:direct_sheet_import    ./r/<number>/t/<table>/import/       a kalooki-sheet/1 JSON sheet
+  scoring:direct_substitute      ./r/<number>/t/<table>/seat/<position>/substitute/
+"""
+
+from django.urls import path
+
+from . import entry_views as views
+
+TABLE = "r/<int:number>/t/<int:table>/"
+DEAL = TABLE + "d/<int:sequence>/"
+
+urlpatterns: list = [
+    path("", views.dashboard, name="direct"),
+    path("rounds/new/", views.round_create, name="direct_round_create"),
+    path("r/<int:number>/seat/", views.round_seat, name="direct_round_seat"),
+    path("entries/new/", views.entry_add, name="direct_entry_add"),
+    path("entries/<int:entry_id>/withdraw/", views.entry_withdraw, name="direct_entry_withdraw"),
+    path("entries/<int:entry_id>/reinstate/", views.entry_reinstate, name="direct_entry_reinstate"),
+    path("players/import/", views.players_import, name="direct_players_import"),
+    path(TABLE, views.table, name="direct_table"),
+    path(TABLE + "validate/", views.validate, name="direct_validate"),
+    path(DEAL, views.deal, name="direct_deal"),
+    path(DEAL + "delete/", views.deal_delete, name="direct_deal_delete"),
+    path(DEAL + "ruling/", views.ruling, name="direct_ruling"),
+    path(TABLE + "verify/", views.verify, name="direct_verify"),
+    path(TABLE + "reopen/", views.reopen, name="direct_reopen"),
+    path(TABLE + "laydown/", views.laydown, name="direct_laydown"),
+    path(TABLE + "import/", views.sheet_import, name="direct_sheet_import"),
+    path(TABLE + "seat/<int:position>/substitute/", views.substitute, name="direct_substitute"),
+]

@@ -616,3 +616,99 @@ def audit_for_event(
     if username:
         entries = entries.filter(username=username)
     return entries.select_related("user")
+
+
+# --- live check of an unsaved deal --------------------------------------------------------------
+
+
+def deal_preview(
+    game_set: GameSet, *, data: Mapping[str, Any], sequence: int | None = None
+) -> dict[str, Any]:
+    """The set's findings with one unsaved deal in place — nothing is written (director entry, live).
+
+    `data` is the deal as `services.deal_record` takes it; `sequence` the playing position of the deal
+    being corrected (None: a new deal after the last). Penalties left blank are computed from the hand
+    as `deal_record` would; running totals are summed over the scored deals up to this one. Raises
+    ValidationError (keyed like `deal_record`'s) when the deal data cannot be read. Three queries.
+
+    Keys: number, void, findings (all), here (this deal's), deal_findings (this deal, no player),
+    player_findings ({name: [...]}), other_findings (other deals and the whole set, SET_INCOMPLETE
+    left out), errors, warnings,
+    players (player, computed: from the hand or the winner's 0 + infractions, else None; penalty: as it
+    will count; total: running; total_written).
+    """
+    from django.core.exceptions import ValidationError
+
+    from adjudication.engine.sheet import SheetError
+
+    from .services import _clean_deal, _computed_penalty, _next_number
+
+    game_set = GameSet.objects.select_related("table__round__event").get(pk=game_set.pk)
+    rules = game_set.table.round.event.ruleset()
+    seats = _seats(game_set)
+    deals = _deals(game_set)
+    names = [seat.entry.player.name for seat in seats]
+    editing = sequence is not None and 1 <= sequence <= len(deals)
+    index = sequence - 1 if editing and sequence is not None else len(deals)
+    clean = _clean_deal(data, names, default_number=deals[index].number if editing else _next_number(deals))
+    row: dict[str, Any] = {"deal": clean.number}
+    if clean.dealer:
+        row["dealer"] = clean.dealer
+    if clean.void:
+        row["void"] = True
+    row.update(out=clean.out, doubled=clean.doubled, results={})
+    computed: dict[str, int | None] = {}
+    for name, result in clean.results.items():
+        item: dict[str, Any] = {"calls": result.calls}
+        for key in ("hand", "total", "opened"):
+            if getattr(result, key) is not None:
+                item[key] = getattr(result, key)
+        for key in ("overcall", "contract_error", "other_points", "other_reason"):
+            if getattr(result, key):
+                item[key] = getattr(result, key)
+        try:
+            computed[name] = _computed_penalty(rules, clean, name, result, f"results.{name}")
+        except ValidationError:
+            computed[name] = None
+        penalty = result.penalty if result.penalty is not None else computed[name]
+        if penalty is not None:
+            item["penalty"] = penalty
+        row["results"][name] = item
+    sheet = sheet_from_rows(game_set, seats, deals)
+    sheet["deals"][index : (index + 1 if editing else index)] = [row]
+    try:
+        findings = findings_for_set(game_set, sheet=sheet)
+    except SheetError as exc:
+        raise ValidationError({getattr(exc, "path", "") or "deal": [str(exc)]}) from None
+    running = dict.fromkeys(names, 0)
+    for played in sheet["deals"][: index + 1]:
+        if not played.get("void"):
+            for name, result in played.get("results", {}).items():
+                running[name] += result.get("penalty") or 0
+    here = [finding for finding in findings if finding.deal == clean.number]
+    errors = sum(1 for finding in findings if finding.severity == "error")
+    return {
+        "number": clean.number,
+        "void": clean.void,
+        "findings": findings,
+        "here": here,
+        "deal_findings": [finding for finding in here if not finding.player],
+        "player_findings": {name: [finding for finding in here if finding.player == name] for name in names},
+        "other_findings": [
+            finding
+            for finding in findings
+            if finding.deal != clean.number and finding.code != "SET_INCOMPLETE"
+        ],
+        "errors": errors,
+        "warnings": len(findings) - errors,
+        "players": [
+            {
+                "player": name,
+                "computed": computed.get(name),
+                "penalty": row["results"].get(name, {}).get("penalty"),
+                "total": running[name] if name in row["results"] and not clean.void else None,
+                "total_written": row["results"].get(name, {}).get("total"),
+            }
+            for name in names
+        ],
+    }

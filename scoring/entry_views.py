@@ -1,0 +1,615 @@
+"""The director's pages: an event's dashboard and each table's entry page (issue 3, "Director entry").
+
+Every view is thin (HOUSE-STYLE rule 6): fetch → authorise (`director_required`) → one service call →
+message and redirect. A refused call re-renders the page with the service's message beside the field it
+names (400), or above the form when someone else changed the data first (409, `StaleEdit`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.forms import Form
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from adjudication import services as adjudication_services
+from adjudication.engine.melds import InvalidLaydown, check_laydown, parse_laydown
+
+from . import selectors, services
+from .forms import (
+    DealEntry,
+    DeleteDealForm,
+    EntryAddForm,
+    LaydownForm,
+    PlayersImportForm,
+    ReopenForm,
+    RoundSeatForm,
+    RulingForm,
+    SheetImportForm,
+    SubstituteForm,
+    VerifyForm,
+    WithdrawForm,
+    result_initial,
+)
+from .models import Deal, Entry, Event, GameSet, Round, Seat
+from .permissions import director_required
+
+GET_POST = require_http_methods(["GET", "HEAD", "POST"])
+
+
+# --- helpers ------------------------------------------------------------------------------------
+
+
+def _is_htmx(request) -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def _add_errors(form: Form, exc: ValidationError) -> None:
+    """A service's ValidationError beside the form's fields it names; the rest above the form."""
+    if hasattr(exc, "error_dict"):
+        for key, errors in exc.message_dict.items():
+            form.add_error(key if key in form.fields else None, errors)
+    else:
+        form.add_error(None, exc.messages)
+
+
+def _posted(request) -> tuple:
+    """(data, files) for a form that is bound on POST only (an empty POST still shows its errors)."""
+    if request.method == "POST":
+        return request.POST, request.FILES
+    return None, None
+
+
+def _status(exc: ValidationError) -> int:
+    return 409 if isinstance(exc, services.StaleEdit) else 400
+
+
+def _game_set(event: Event, number: int, table: int) -> GameSet:
+    return get_object_or_404(
+        GameSet.objects.select_related("table__round"),
+        table__round__event=event,
+        table__round__number=number,
+        table__number=table,
+    )
+
+
+def _deal(game_set: GameSet, sequence: int) -> Deal:
+    return get_object_or_404(Deal, game_set=game_set, sequence=sequence)
+
+
+def _seat_names(game_set: GameSet) -> list[str]:
+    return list(
+        Seat.objects.filter(table_id=game_set.table_id)
+        .order_by("position")
+        .values_list("entry__player__name", flat=True)
+    )
+
+
+def _table_url(event: Event, game_set: GameSet, name: str = "direct_table", **kwargs) -> str:
+    table = game_set.table
+    return reverse(
+        f"scoring:{name}",
+        kwargs={"slug": event.slug, "number": table.round.number, "table": table.number, **kwargs},
+    )
+
+
+def _deal_entry(grid: dict[str, Any], *, sequence: int | None = None, data=None) -> DealEntry | None:
+    """The deal form: a correction of the deal played `sequence`-th, or the next deal (None when complete)."""
+    players = [seat["player"] for seat in grid["players"]]
+    if sequence is None:
+        upcoming = next((row for row in grid["rows"] if row["placeholder"]), None)
+        if upcoming is None and data is None:
+            return None
+        initial = {"deal": grid["next_number"], "dealer": upcoming["dealer"] if upcoming else ""}
+        return DealEntry(data, players=players, initial=initial)
+    row = grid["rows"][sequence - 1]
+    by_position = {seat["position"]: seat["player"] for seat in grid["players"]}
+    initial = {
+        "deal": row["number"],
+        "out": row["out"] or "",
+        "doubled": row["doubled"],
+        "void": row["void"],
+        "dealer": by_position.get(row["deal"].dealer, ""),
+        "version": row["version"],
+        "sequence": sequence,
+    }
+    results = {cell["player"]: result_initial(cell) for cell in row["cells"]}
+    return DealEntry(data, players=players, initial=initial, results=results)
+
+
+def _check_lines(entry: DealEntry | None, preview: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """Each player's line of the deal form with what the live check found for it (seat order)."""
+    if entry is None:
+        return []
+    lines = []
+    for seat, (name, form) in enumerate(entry.lines, start=1):
+        echo = preview["players"][seat - 1] if preview else None
+        findings = preview["player_findings"].get(name, []) if preview else []
+        lines.append({"seat": seat, "name": name, "form": form, "echo": echo, "findings": findings})
+    return lines
+
+
+def _table_page(
+    request,
+    event: Event,
+    game_set: GameSet,
+    *,
+    sequence: int | None = None,
+    status: int = 200,
+    **forms: Any,
+) -> HttpResponse:
+    """The entry page of one table; `forms` replaces the blank forms (bound, with their errors)."""
+    grid = selectors.set_grid(game_set)
+    game_set = grid["game_set"]
+    players = [seat["player"] for seat in grid["players"]]
+    editing = grid["rows"][sequence - 1] if sequence else None
+    upcoming = next((row for row in grid["rows"] if row["placeholder"]), None)
+    if "entry" not in forms:
+        forms["entry"] = None if game_set.is_verified else _deal_entry(grid, sequence=sequence)
+    context: dict[str, Any] = {
+        "event": event,
+        "grid": grid,
+        "round": grid["round"],
+        "game_set": game_set,
+        "editing": editing,
+        "current_row": editing or upcoming,
+        "sequence": sequence,
+        "verify_form": VerifyForm(initial={"version": game_set.version}),
+        "reopen_form": ReopenForm(initial={"version": game_set.version}),
+        "laydown_form": LaydownForm(initial={"deal": grid["next_number"] or 9}),
+        "warnings": [finding for finding in grid["findings"] if finding.severity == "warning"],
+        "error_findings": [finding for finding in grid["findings"] if finding.severity == "error"],
+    }
+    if editing is not None:
+        context["ruling_form"] = RulingForm(players=players, initial={"version": editing["version"]})
+        context["delete_form"] = DeleteDealForm(initial={"version": editing["version"]})
+    context.update(forms)
+    context["lines"] = _check_lines(context["entry"], None)
+    return render(request, "scoring/entry/table.html", context, status=status)
+
+
+def _dashboard_page(request, event: Event, *, status: int = 200, **forms: Any) -> HttpResponse:
+    rounds = selectors.event_tables_status(event)
+    entries = list(Entry.objects.filter(event=event).select_related("player").order_by("player__name"))
+    context: dict[str, Any] = {
+        "event": event,
+        "rounds": rounds,
+        "entries": entries,
+        # Offered until a deal is recorded in the round (the service refuses a new draw after that).
+        "seat_forms": {
+            row["number"]: RoundSeatForm() for row in rounds if not any(t["scored"] for t in row["tables"])
+        },
+        "entry_form": EntryAddForm(),
+    }
+    seat_form = forms.pop("seat_form", None)
+    if seat_form is not None:
+        context["seat_forms"][forms.pop("seat_round")] = seat_form
+    context.update(forms)
+    return render(request, "scoring/entry/dashboard.html", context, status=status)
+
+
+# --- the event ----------------------------------------------------------------------------------
+
+
+@director_required
+@require_http_methods(["GET", "HEAD"])
+def dashboard(request, event: Event):
+    """Rounds, tables with their status and open findings, entries; seat rounds and add late entries."""
+    return _dashboard_page(request, event)
+
+
+@director_required
+@require_POST
+def round_create(request, event: Event):
+    rnd = services.round_create(event=event, user=request.user)
+    messages.success(request, f"Round {rnd.number} added: seat it to draw its tables.")
+    return redirect("scoring:direct", slug=event.slug)
+
+
+@director_required
+@require_POST
+def round_seat(request, event: Event, number: int):
+    rnd = get_object_or_404(Round, event=event, number=number)
+    form = RoundSeatForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            rnd = services.round_seat(
+                round=rnd,
+                user=request.user,
+                seed=data["seed"],
+                method=data["method"] or None,
+                keep_clubs_apart=data["keep_clubs_apart"],
+            )
+        except ValidationError as exc:
+            _add_errors(form, exc)
+        else:
+            messages.success(
+                request, f"Round {rnd.number} seated ({rnd.get_method_display()}, seed {rnd.seed})."
+            )
+            return redirect("scoring:direct", slug=event.slug)
+    return _dashboard_page(request, event, status=400, seat_form=form, seat_round=rnd.number)
+
+
+@director_required
+@require_POST
+def entry_add(request, event: Event):
+    form = EntryAddForm(request.POST)
+    if form.is_valid():
+        try:
+            entry = services.entry_add(event=event, user=request.user, **form.cleaned_data)
+        except ValidationError as exc:
+            _add_errors(form, exc)
+        else:
+            messages.success(request, f"{entry.player.name} entered from round {entry.first_round}.")
+            return redirect("scoring:direct", slug=event.slug)
+    return _dashboard_page(request, event, status=400, entry_form=form)
+
+
+def _entry_status(request, event: Event, entry_id: int, *, service, done: str):
+    entry = get_object_or_404(Entry.objects.select_related("player"), pk=entry_id, event=event)
+    form = WithdrawForm(request.POST)
+    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    try:
+        service(entry=entry, user=request.user, reason=reason)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(request, f"{entry.player.name} {done}.")
+    return redirect("scoring:direct", slug=event.slug)
+
+
+@director_required
+@require_POST
+def entry_withdraw(request, event: Event, entry_id: int):
+    return _entry_status(
+        request, event, entry_id, service=services.entry_withdraw, done="withdrawn from later rounds"
+    )
+
+
+@director_required
+@require_POST
+def entry_reinstate(request, event: Event, entry_id: int):
+    return _entry_status(
+        request, event, entry_id, service=services.entry_reinstate, done="reinstated from the next seating"
+    )
+
+
+@director_required
+@GET_POST
+def players_import(request, event: Event):
+    """Player CSV import: all or nothing, with a report of every rejected row."""
+    form = PlayersImportForm(*_posted(request))
+    report = None
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            report = services.players_import_csv(
+                event=event, user=request.user, data=form.cleaned_data["csv"]
+            )
+            if report.ok:
+                messages.success(
+                    request,
+                    f"{len(report.added)} player(s) entered"
+                    + (
+                        f", {len(report.already_entered)} already entered." if report.already_entered else "."
+                    ),
+                )
+        status = 200 if report is not None and report.ok else 400
+    return render(
+        request,
+        "scoring/entry/players_import.html",
+        {"event": event, "form": form, "report": report},
+        status=status,
+    )
+
+
+# --- a table ------------------------------------------------------------------------------------
+
+
+def _save_deal(request, event: Event, game_set: GameSet, *, sequence: int | None) -> HttpResponse:
+    deal = _deal(game_set, sequence) if sequence else None
+    entry = DealEntry(request.POST, players=_seat_names(game_set))
+    if not entry.is_valid():
+        return _table_page(request, event, game_set, sequence=sequence, status=400, entry=entry)
+    try:
+        outcome = services.deal_record(
+            game_set=game_set,
+            user=request.user,
+            data=entry.as_deal_data(),
+            deal=deal,
+            expected_version=entry.version if deal is not None else None,
+            reason=entry.reason,
+        )
+    except ValidationError as exc:
+        entry.add_service_error(exc)
+        return _table_page(request, event, game_set, sequence=sequence, status=_status(exc), entry=entry)
+    saved = outcome.deal
+    what = f"Deal {saved.number}{' (void: it is replayed next)' if saved.void else ''}"
+    errors = len(outcome.errors)
+    if errors:
+        messages.warning(
+            request,
+            f"{what} saved as a draft: the set has {errors} error finding{'s' if errors != 1 else ''}.",
+        )
+    else:
+        messages.success(request, f"{what} saved.")
+    return redirect(_table_url(event, game_set))
+
+
+@director_required
+@GET_POST
+def table(request, event: Event, number: int, table: int):
+    """A table's nine-deal grid with the form for its next deal (POST saves it)."""
+    game_set = _game_set(event, number, table)
+    if request.method == "POST":
+        return _save_deal(request, event, game_set, sequence=None)
+    return _table_page(request, event, game_set)
+
+
+@director_required
+@GET_POST
+def deal(request, event: Event, number: int, table: int, sequence: int):
+    """Correct the deal played `sequence`-th (POST saves it); rulings on it are issued from here."""
+    game_set = _game_set(event, number, table)
+    _deal(game_set, sequence)
+    if request.method == "POST":
+        return _save_deal(request, event, game_set, sequence=sequence)
+    return _table_page(request, event, game_set, sequence=sequence)
+
+
+@director_required
+@require_POST
+def validate(request, event: Event, number: int, table: int):
+    """The live check (htmx): the set's findings with the typed deal in place. Writes nothing."""
+    game_set = _game_set(event, number, table)
+    entry = DealEntry(request.POST, players=_seat_names(game_set))
+    preview = None
+    if entry.is_valid():
+        try:
+            preview = selectors.deal_preview(game_set, data=entry.as_deal_data(), sequence=entry.sequence)
+        except ValidationError as exc:
+            entry.add_service_error(exc)
+    context = {"entry": entry, "preview": preview, "lines": _check_lines(entry, preview), "oob": True}
+    return render(request, "scoring/entry/_check.html", context)
+
+
+def _table_form(
+    request,
+    event: Event,
+    game_set: GameSet,
+    form: Form,
+    *,
+    name: str,
+    call,
+    done,
+    sequence: int | None = None,
+    then: str | None = None,
+) -> HttpResponse:
+    """A small form on the table page: `call(cleaned_data)` is its one service call; `done(result)` the
+    message on success (then a redirect); a refusal re-renders the page with the form as `name`."""
+    status = 400
+    if form.is_valid():
+        try:
+            result = call(form.cleaned_data)
+        except ValidationError as exc:
+            _add_errors(form, exc)
+            status = _status(exc)
+        else:
+            messages.success(request, done(result))
+            return redirect(then or _table_url(event, game_set))
+    return _table_page(request, event, game_set, sequence=sequence, status=status, **{name: form})
+
+
+@director_required
+@require_POST
+def deal_delete(request, event: Event, number: int, table: int, sequence: int):
+    game_set = _game_set(event, number, table)
+    deal = _deal(game_set, sequence)
+    return _table_form(
+        request,
+        event,
+        game_set,
+        DeleteDealForm(request.POST),
+        name="delete_form",
+        sequence=sequence,
+        call=lambda data: services.deal_delete(
+            deal=deal, user=request.user, expected_version=data["version"], reason=data["reason"]
+        ),
+        done=lambda _findings: f"Deal {deal.number} deleted; later deals moved up.",
+    )
+
+
+@director_required
+@require_POST
+def ruling(request, event: Event, number: int, table: int, sequence: int):
+    """Issue a ruling (over-call R17, contract error R18, other) on a player in a recorded deal."""
+    game_set = _game_set(event, number, table)
+    deal = _deal(game_set, sequence)
+    return _table_form(
+        request,
+        event,
+        game_set,
+        RulingForm(request.POST, players=_seat_names(game_set)),
+        name="ruling_form",
+        sequence=sequence,
+        then=_table_url(event, game_set, "direct_deal", sequence=sequence),
+        call=lambda data: adjudication_services.ruling_issue(
+            deal=deal,
+            entry=Entry.objects.get(event=event, player__name=data["player"]),
+            user=request.user,
+            kind=data["kind"],
+            points=data["points"],
+            reason=data["reason"],
+            expected_version=data["version"],
+        ),
+        done=lambda issued: (
+            f"Ruling issued: {issued.get_kind_display()} on {issued.entry} in deal {deal.number}."
+        ),
+    )
+
+
+@director_required
+@require_POST
+def verify(request, event: Event, number: int, table: int):
+    """Verify the set: refused before deal 9 or over errors without an override reason (service)."""
+    game_set = _game_set(event, number, table)
+    return _table_form(
+        request,
+        event,
+        game_set,
+        VerifyForm(request.POST),
+        name="verify_form",
+        call=lambda data: services.set_verify(
+            game_set=game_set,
+            user=request.user,
+            expected_version=data["version"],
+            override_reason=data["override_reason"],
+            acknowledge_warnings=data["acknowledge"],
+        ),
+        done=lambda verified: (
+            "Set verified"
+            + (" over its findings (override recorded)" if verified.override_reason else "")
+            + ": it now counts in the official standings."
+        ),
+    )
+
+
+@director_required
+@require_POST
+def reopen(request, event: Event, number: int, table: int):
+    """Reopen a verified set for correction; the service needs a reason."""
+    game_set = _game_set(event, number, table)
+    return _table_form(
+        request,
+        event,
+        game_set,
+        ReopenForm(request.POST),
+        name="reopen_form",
+        call=lambda data: services.set_reopen(
+            game_set=game_set, user=request.user, reason=data["reason"], expected_version=data["version"]
+        ),
+        done=lambda _set: "Set reopened for correction; it no longer counts until verified again.",
+    )
+
+
+@director_required
+@require_POST
+def laydown(request, event: Event, number: int, table: int):
+    """Check a disputed lay-down against a deal's contract (R4–R8, R10): the engine's verdict."""
+    game_set = _game_set(event, number, table)
+    form = LaydownForm(request.POST)
+    verdict = None
+    if form.is_valid():
+        try:
+            melds = parse_laydown(form.cleaned_data["melds"])
+        except InvalidLaydown as exc:
+            form.add_error("melds", str(exc))
+        else:
+            verdict = check_laydown(melds, deal=form.cleaned_data["deal"], rules=event.ruleset()).as_dict()
+    if _is_htmx(request):
+        return render(request, "scoring/entry/_laydown.html", {"laydown_form": form, "verdict": verdict})
+    return _table_page(
+        request,
+        event,
+        game_set,
+        status=200 if form.is_valid() else 400,
+        laydown_form=form,
+        verdict=verdict,
+    )
+
+
+@director_required
+@GET_POST
+def sheet_import(request, event: Event, number: int, table: int):
+    """Replace the table's deals with a `kalooki-sheet/1` JSON sheet, all or nothing."""
+    game_set = _game_set(event, number, table)
+    form = SheetImportForm(*_posted(request), initial={"version": game_set.version})
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                services.sheet_import(
+                    game_set=game_set,
+                    user=request.user,
+                    data=form.cleaned_data["sheet"],
+                    expected_version=form.cleaned_data["version"],
+                    reason=form.cleaned_data["reason"],
+                )
+            except ValidationError as exc:
+                _add_errors(form, exc)
+                status = _status(exc)
+            else:
+                messages.success(request, "Sheet imported: check its findings below.")
+                return redirect(_table_url(event, game_set))
+        else:
+            status = 400
+    return render(
+        request,
+        "scoring/entry/sheet_import.html",
+        {"event": event, "game_set": game_set, "round": game_set.table.round, "form": form},
+        status=status,
+    )
+
+
+@director_required
+@GET_POST
+def substitute(request, event: Event, number: int, table: int, position: int):
+    """Record (or clear) a substitute who plays a seat from a given deal on."""
+    game_set = _game_set(event, number, table)
+    seat = get_object_or_404(
+        Seat.objects.select_related("entry__player", "substitute__player"),
+        table=game_set.table,
+        position=position,
+    )
+    # Anyone entered and not playing this round; the service refuses the rest with its reason.
+    candidates = [
+        (entry.pk, entry.player.name)
+        for entry in Entry.objects.filter(event=event, status=Entry.Status.ACTIVE)
+        .exclude(seats__round=seat.round_id)
+        .select_related("player")
+        .order_by("player__name")
+    ]
+    initial = {"substitute": seat.substitute_id, "from_deal": seat.substitute_from}
+    form = SubstituteForm(*_posted(request)[:1], candidates=candidates, initial=initial)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            data = form.cleaned_data
+            chosen = (
+                Entry.objects.filter(pk=data["substitute"], event=event).first()
+                if data["substitute"]
+                else None
+            )
+            try:
+                services.seat_substitute(
+                    seat=seat,
+                    user=request.user,
+                    substitute=chosen,
+                    from_deal=data["from_deal"],
+                    reason=data["reason"],
+                )
+            except ValidationError as exc:
+                _add_errors(form, exc)
+                status = _status(exc)
+            else:
+                done = (
+                    f"{chosen} plays seat {position} from deal {data['from_deal']}"
+                    if chosen
+                    else "Substitute cleared"
+                )
+                messages.success(request, f"{done}.")
+                return redirect(_table_url(event, game_set))
+        else:
+            status = 400
+    return render(
+        request,
+        "scoring/entry/substitute.html",
+        {"event": event, "game_set": game_set, "round": game_set.table.round, "seat": seat, "form": form},
+        status=status,
+    )

@@ -1,0 +1,378 @@
+"""The director's forms: they read what was typed and name the field when it cannot be read.
+
+No rule of the game lives here: a form turns its fields into the arguments of one service call
+(`DealEntry.as_deal_data()` is a deal in the `kalooki-sheet/1` shape for `deal_record`), and service
+errors keyed by field (`results.Bob.calls`) are put back beside the field they concern.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+from adjudication.models import Ruling
+
+from .models import Round
+
+MAX_UPLOAD_BYTES = 2 * 1024 * 1024
+OPENED_CHOICES = [("", "—"), ("yes", "yes"), ("no", "no")]
+
+
+def _numeric(size: int = 4) -> forms.TextInput:
+    # Text, not type=number: the director types what the paper says and the server names what is wrong
+    # (and arrow keys or the mouse wheel never change a score by accident).
+    return forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off", "size": size})
+
+
+STALE_PAGE = "This page is out of date or incomplete: reload it and try again."
+
+
+class AlertsMixin:
+    """`alerts()`: the errors shown above a form — its non-field errors, and one line when a hidden
+    field (a version, a deal number) is missing or wrong, which only an old or altered page sends."""
+
+    def alerts(self) -> list[str]:
+        messages = list(self.non_field_errors())
+        if any(field.errors for field in self.hidden_fields()):
+            messages.append(STALE_PAGE)
+        return messages
+
+
+class DealForm(AlertsMixin, forms.Form):
+    """The deal-level fields, in the order the director types them from the paper sheet."""
+
+    out = forms.ChoiceField(label="Went out", required=False)
+    doubled = forms.BooleanField(label="Doubled", required=False)
+    void = forms.BooleanField(label="Void (replayed)", required=False)
+    dealer = forms.ChoiceField(label="Dealer", required=False)
+    reason = forms.CharField(label="Reason for the correction", required=False, max_length=500)
+    # What the director was looking at: a changed deal or a deal recorded meanwhile is refused.
+    deal = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=9)
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
+    sequence = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
+
+    def __init__(self, *args, players: Sequence[str], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        names = [(name, name) for name in players]
+        self.fields["out"].choices = [("", "— nobody —"), *names]
+        self.fields["dealer"].choices = [("", "— not given —"), *names]
+        # The director starts every deal here, straight after the page loads.
+        self.fields["out"].widget.attrs["autofocus"] = True
+
+
+class PlayerResultForm(forms.Form):
+    """One player's line of the deal: calls, hand or penalty as written, total, marks, other points."""
+
+    calls = forms.IntegerField(label="Calls", required=False, min_value=0, max_value=99, widget=_numeric(2))
+    hand = forms.CharField(
+        label="Cards in hand",
+        required=False,
+        max_length=400,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "size": 18, "spellcheck": "false"}),
+    )
+    penalty = forms.IntegerField(
+        label="Penalty as written", required=False, min_value=0, max_value=100_000, widget=_numeric()
+    )
+    total = forms.IntegerField(
+        label="Total as written", required=False, min_value=0, max_value=1_000_000, widget=_numeric()
+    )
+    overcall = forms.BooleanField(label="Over-call (R17)", required=False)
+    contract_error = forms.BooleanField(label="Contract error (R18)", required=False)
+    other_points = forms.IntegerField(
+        label="Other points", required=False, min_value=0, max_value=10_000, widget=_numeric(3)
+    )
+    other_reason = forms.CharField(
+        label="Reason for other points",
+        required=False,
+        max_length=500,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "size": 12}),
+    )
+    opened = forms.ChoiceField(label="Opened", required=False, choices=OPENED_CHOICES)
+
+    FIELDS = (
+        "calls",
+        "hand",
+        "penalty",
+        "total",
+        "overcall",
+        "contract_error",
+        "other_points",
+        "other_reason",
+        "opened",
+    )
+
+    def is_blank(self) -> bool:
+        """Nothing typed on this line: the player has no result in this deal (a void deal has none)."""
+        data = self.cleaned_data
+        return not any(data.get(name) not in (None, "", False) for name in self.FIELDS)
+
+    def as_result(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        result: dict[str, Any] = {"calls": data.get("calls") or 0}
+        if data.get("hand"):
+            result["hand"] = data["hand"]
+        for name in ("penalty", "total"):
+            if data.get(name) is not None:
+                result[name] = data[name]
+        if data.get("opened"):
+            result["opened"] = data["opened"] == "yes"
+        for name in ("overcall", "contract_error"):
+            if data.get(name):
+                result[name] = True
+        if data.get("other_points"):
+            result["other_points"] = data["other_points"]
+        if data.get("other_reason"):
+            result["other_reason"] = data["other_reason"]
+        return result
+
+
+def result_initial(cell: Mapping[str, Any]) -> dict[str, Any]:
+    """A recorded result (a `set_grid` cell) as the initial values of its player's line."""
+    result = cell.get("result")
+    if result is None:
+        return {}
+    return {
+        "calls": result.calls,
+        "hand": result.hand or "",
+        "penalty": result.penalty,
+        "total": result.total_written,
+        "overcall": result.overcall,
+        "contract_error": result.contract_error,
+        "other_points": result.other_points or None,
+        "other_reason": result.other_reason,
+        "opened": "" if result.opened is None else ("yes" if result.opened else "no"),
+    }
+
+
+class DealEntry:
+    """The deal form and one line per seated player (prefix `p1`…`pN` by seat), read together."""
+
+    def __init__(
+        self,
+        data: Mapping[str, Any] | None = None,
+        *,
+        players: Sequence[str],
+        initial: Mapping[str, Any] | None = None,
+        results: Mapping[str, Mapping[str, Any]] | None = None,
+    ) -> None:
+        self.players = list(players)
+        self.deal = DealForm(data, players=self.players, initial=initial or {})
+        results = results or {}
+        self.lines = [
+            (name, PlayerResultForm(data, prefix=f"p{seat}", initial=results.get(name, {})))
+            for seat, name in enumerate(self.players, start=1)
+        ]
+        self.errors_outside: list[str] = []
+
+    def is_valid(self) -> bool:
+        valid = self.deal.is_valid()
+        for _name, form in self.lines:
+            valid = form.is_valid() and valid
+        return valid
+
+    def as_deal_data(self) -> dict[str, Any]:
+        deal = self.deal.cleaned_data
+        data: dict[str, Any] = {
+            "deal": deal["deal"],
+            "void": bool(deal.get("void")),
+            "out": deal.get("out") or None,
+            "doubled": bool(deal.get("doubled")),
+            "results": {name: form.as_result() for name, form in self.lines if not form.is_blank()},
+        }
+        if deal.get("dealer"):
+            data["dealer"] = deal["dealer"]
+        return data
+
+    @property
+    def version(self) -> int | None:
+        return self.deal.cleaned_data.get("version")
+
+    @property
+    def sequence(self) -> int | None:
+        return self.deal.cleaned_data.get("sequence")
+
+    @property
+    def reason(self) -> str:
+        return self.deal.cleaned_data.get("reason", "")
+
+    def add_service_error(self, exc: ValidationError) -> None:
+        """Put a service's error beside its field: `results.Bob.calls`, `out`, …; the rest above the form."""
+        if not hasattr(exc, "error_dict"):
+            self.errors_outside += exc.messages
+            return
+        lines = dict(self.lines)
+        for key, messages in exc.message_dict.items():
+            parts = key.split(".")
+            if parts[0] == "results" and len(parts) == 3 and parts[1] in lines:
+                form, field = lines[parts[1]], parts[2]
+                if field in form.fields:
+                    form.add_error(field, messages)
+                    continue
+            elif key in self.deal.fields:
+                self.deal.add_error(key, messages)
+                continue
+            self.errors_outside += [f"{key}: {message}" for message in messages]
+
+    @property
+    def problems(self) -> list[str]:
+        """What goes above the form: a refusal naming no field, or a page too old to submit."""
+        return self.errors_outside + self.deal.alerts()
+
+    @property
+    def has_errors(self) -> bool:
+        return bool(self.errors_outside or self.deal.errors or any(form.errors for _n, form in self.lines))
+
+
+class VerifyForm(AlertsMixin, forms.Form):
+    override_reason = forms.CharField(
+        label="Override reason (only to verify over errors or before deal 9)",
+        required=False,
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+    acknowledge = forms.BooleanField(label="I have read the warnings and accept them", required=False)
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+
+
+class ReopenForm(AlertsMixin, forms.Form):
+    reason = forms.CharField(
+        label="Why is the verified set reopened?",
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+
+
+class DeleteDealForm(AlertsMixin, forms.Form):
+    reason = forms.CharField(label="Why delete this deal?", required=False, max_length=500)
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+
+
+class RulingForm(AlertsMixin, forms.Form):
+    player = forms.ChoiceField(label="Player")
+    kind = forms.ChoiceField(label="Infraction", choices=Ruling.Kind.choices)
+    points = forms.IntegerField(
+        label="Points (other infraction)", required=False, min_value=1, max_value=10_000
+    )
+    reason = forms.CharField(label="Reason", required=False, max_length=2000)
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+
+    def __init__(self, *args, players: Sequence[str], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = [(name, name) for name in players]
+
+
+class LaydownForm(AlertsMixin, forms.Form):
+    deal = forms.TypedChoiceField(
+        label="Deal", coerce=int, choices=[(number, str(number)) for number in range(1, 10)]
+    )
+    melds = forms.CharField(
+        label="Lay-down (melds separated by |)",
+        max_length=1000,
+        help_text="For example: QS QH JK | 4H 5H 6H 7H | 9C 10C JC QC",
+    )
+
+    def __init__(self, *args, deals: int = 9, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["deal"].choices = [(number, str(number)) for number in range(1, deals + 1)]
+
+
+class RoundSeatForm(AlertsMixin, forms.Form):
+    method = forms.ChoiceField(
+        label="Seating",
+        required=False,
+        choices=[
+            ("", "Default for this round"),
+            (Round.Method.RANDOM, Round.Method.RANDOM.label),
+            (Round.Method.STANDINGS, Round.Method.STANDINGS.label),
+            (Round.Method.KNOCKOUT, Round.Method.KNOCKOUT.label),
+        ],
+    )
+    seed = forms.IntegerField(label="Seed (blank: draw one)", required=False, min_value=0, max_value=2**62)
+    keep_clubs_apart = forms.BooleanField(label="Keep players of one club apart", required=False)
+
+
+class EntryAddForm(AlertsMixin, forms.Form):
+    name = forms.CharField(label="Name", max_length=100)
+    club = forms.CharField(label="Club", required=False, max_length=100)
+    membership_id = forms.CharField(label="Membership id", required=False, max_length=50)
+
+
+class WithdrawForm(AlertsMixin, forms.Form):
+    reason = forms.CharField(label="Reason", required=False, max_length=500)
+
+
+class SubstituteForm(AlertsMixin, forms.Form):
+    substitute = forms.TypedChoiceField(label="Substitute", coerce=int, required=False, empty_value=None)
+    from_deal = forms.TypedChoiceField(
+        label="Plays from deal",
+        coerce=int,
+        required=False,
+        empty_value=None,
+        choices=[("", "—")] + [(number, str(number)) for number in range(1, 10)],
+    )
+    reason = forms.CharField(label="Reason", required=False, max_length=500)
+
+    def __init__(self, *args, candidates: Sequence[tuple[int, str]], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["substitute"].choices = [("", "— nobody (clear the substitute) —"), *candidates]
+
+
+def _upload_text(upload, field: str) -> str:
+    if upload.size > MAX_UPLOAD_BYTES:
+        raise ValidationError({field: f"The file is larger than {MAX_UPLOAD_BYTES // 1024 // 1024} MB."})
+    try:
+        return upload.read().decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ValidationError({field: "The file is not UTF-8 text."}) from None
+
+
+class PlayersImportForm(AlertsMixin, forms.Form):
+    file = forms.FileField(label="CSV file", required=False)
+    text = forms.CharField(
+        label="…or paste the rows",
+        required=False,
+        max_length=MAX_UPLOAD_BYTES,
+        widget=forms.Textarea(attrs={"rows": 6}),
+        help_text="One player a line: name, club, membership id (a header row is optional).",
+    )
+
+    def clean(self):
+        data = super().clean()
+        if data.get("file"):
+            data["csv"] = _upload_text(data["file"], "file")
+        elif data.get("text", "").strip():
+            data["csv"] = data["text"]
+        else:
+            raise ValidationError("Choose a CSV file or paste the rows.")
+        return data
+
+
+class SheetImportForm(AlertsMixin, forms.Form):
+    file = forms.FileField(label="kalooki-sheet/1 JSON file", required=False)
+    text = forms.CharField(
+        label="…or paste the JSON", required=False, max_length=MAX_UPLOAD_BYTES, widget=forms.Textarea
+    )
+    reason = forms.CharField(label="Reason", required=False, max_length=500)
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+
+    def clean(self):
+        data = super().clean()
+        field = "file" if data.get("file") else "text"
+        if data.get("file"):
+            text = _upload_text(data["file"], "file")
+        elif data.get("text", "").strip():
+            text = data["text"]
+        else:
+            raise ValidationError("Choose a JSON file or paste the sheet.")
+        try:
+            data["sheet"] = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ValidationError(
+                {field: f"Not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}."}
+            ) from None
+        return data

@@ -1,0 +1,115 @@
+"""Roles (issue 3): every director entry URL — taken from scoring/entry_urls.py, so a new one cannot be
+forgotten — is open to the event's directors and staff, sends anonymous visitors to the login page and
+refuses everyone else with 403, a director of another event included, before anything is written."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.shortcuts import resolve_url
+from django.urls import reverse
+
+from adjudication.models import AuditEntry
+from scoring import entry_urls, services
+from scoring.models import Deal
+
+ENTRY_URLS = [pattern.name for pattern in entry_urls.urlpatterns]
+METHODS = ("get", "post")
+
+
+@pytest.fixture(autouse=True)
+def fast_passwords(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def world(game_set, example_sheet, director, other_director, make_event, entries):
+    """The shared table with two deals, and `second` directing another event only."""
+    for data in example_sheet["deals"][:2]:
+        services.deal_record(game_set=game_set, user=director, data=data)
+    make_event(name="Other Open", slug="other-open", directors=[other_director])
+    return {"event": game_set.table.round.event, "entry": entries["Ann"]}
+
+
+def address(name: str, world) -> str:
+    """The URL `name` for the shared world; an unknown parameter fails here, naming it."""
+    pattern = next(item for item in entry_urls.urlpatterns if item.name == name)
+    values = {
+        "slug": world["event"].slug,
+        "number": 1,
+        "table": 1,
+        "sequence": 1,
+        "entry_id": world["entry"].pk,
+        "position": 1,
+    }
+    kwargs = {key: values[key] for key in ["slug", *pattern.pattern.converters]}
+    return reverse(f"scoring:{name}", kwargs=kwargs)
+
+
+def user(username: str, **fields):
+    return get_user_model().objects.create_user(username, password="pw-not-used-here", **fields)
+
+
+def written() -> tuple[int, int]:
+    return AuditEntry.objects.count(), Deal.objects.count()
+
+
+def test_every_entry_url_is_listed():
+    # The table below would silently shrink if the URL module stopped loading.
+    assert len(ENTRY_URLS) >= 17
+    assert len(set(ENTRY_URLS)) == len(ENTRY_URLS)
+    assert all(name.startswith("direct") for name in ENTRY_URLS)
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("name", ENTRY_URLS)
+def test_anonymous_visitors_are_sent_to_log_in(client, world, name, method):
+    target = address(name, world)
+    before = written()
+    response = getattr(client, method)(target)
+    assert response.status_code == 302
+    location = urlsplit(response["Location"])
+    assert location.path == resolve_url(settings.LOGIN_URL)
+    assert target in response["Location"].replace("%2F", "/")
+    assert written() == before
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("name", ENTRY_URLS)
+@pytest.mark.parametrize("who", ["stranger", "director of another event"])
+def test_everyone_else_is_refused(client, world, other_director, name, method, who):
+    client.force_login(user("stranger") if who == "stranger" else other_director)
+    before = written()
+    response = getattr(client, method)(address(name, world))
+    assert response.status_code == 403
+    assert written() == before
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("name", ENTRY_URLS)
+@pytest.mark.parametrize("who", ["director", "staff"])
+def test_the_events_directors_and_staff_may_use_it(client, world, director, name, method, who):
+    client.force_login(director if who == "director" else user("staff", is_staff=True))
+    response = getattr(client, method)(address(name, world))
+    # A POST-only URL answers GET with 405; bad or empty forms with 400; never 403 or a login page.
+    assert response.status_code in (200, 302, 400, 405, 409)
+    if response.status_code == 302:
+        assert not response["Location"].startswith(resolve_url(settings.LOGIN_URL))
+
+
+def test_an_unknown_event_is_404_for_a_logged_in_user_and_a_login_for_anyone_else(client, world, director):
+    target = reverse("scoring:direct", kwargs={"slug": "no-such-event"})
+    assert client.get(target).status_code == 302
+    client.force_login(director)
+    assert client.get(target).status_code == 404
+
+
+def test_the_public_pages_do_not_offer_the_director_link_to_others(client, world, other_director):
+    dashboard = reverse("scoring:direct", kwargs={"slug": world["event"].slug})
+    event_page = reverse("scoring:event", kwargs={"slug": world["event"].slug})
+    assert dashboard not in client.get(event_page).content.decode()
+    client.force_login(other_director)
+    assert dashboard not in client.get(event_page).content.decode()
