@@ -96,7 +96,7 @@ def _shift_score(result: DealResult, deal: Deal, points: int, rules) -> None:
         row.save(update_fields=["total_written"])
 
 
-def _apply(ruling: Ruling, *, sign: int, rules) -> DealResult:
+def _apply(ruling: Ruling, *, sign: int, rules, user) -> DealResult:
     deal = Deal.objects.select_for_update().get(pk=ruling.deal_id)
     result = DealResult.objects.select_for_update().get(deal=deal, entry_id=ruling.entry_id)
     _sync_flags(result)
@@ -104,7 +104,9 @@ def _apply(ruling: Ruling, *, sign: int, rules) -> DealResult:
     result.full_clean(validate_unique=False, validate_constraints=False)
     result.save()
     deal.version += 1
-    deal.save(update_fields=["version"])
+    deal.updated_by = _user_or_none(user)
+    deal.updated_at = timezone.now()
+    deal.save(update_fields=["version", "updated_by", "updated_at"])
     return result
 
 
@@ -153,7 +155,7 @@ def ruling_issue(
     )
     ruling.full_clean()
     ruling.save()
-    result = _apply(ruling, sign=+1, rules=rules)
+    result = _apply(ruling, sign=+1, rules=rules, user=user)
     _bump_set(game_set, user, f"ruling on {entry} in deal {deal.number}")
     audit_record(
         event=event,
@@ -238,7 +240,7 @@ def ruling_decide(
     event = game_set.table.round.event
     after = _ruling_data(ruling)
     if decision == Ruling.Status.OVERTURNED:
-        result = _apply(ruling, sign=-1, rules=event.ruleset())
+        result = _apply(ruling, sign=-1, rules=event.ruleset(), user=user)
         after["penalty"] = result.penalty
         _bump_set(game_set, user, f"ruling on {ruling.entry} overturned")
     else:

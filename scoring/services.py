@@ -79,6 +79,7 @@ class StaleEdit(ValidationError):
         action: str = "",
         expected: int | None = None,
         current: int | None = None,
+        detail: str = "",
     ) -> None:
         self.what = what
         self.changed_by = changed_by or "someone"
@@ -88,8 +89,9 @@ class StaleEdit(ValidationError):
         self.current = current
         when = timezone.localtime(changed_at).strftime("%H:%M:%S on %d %b") if changed_at else ""
         verb = action.rsplit(".", 1)[-1] if action else "changed"
-        message = f"{what[:1].upper()}{what[1:]} was {verb} by {self.changed_by}"
+        message = f"{_sentence(what)} was {verb} by {self.changed_by}"
         message += f" at {when}" if when else ""
+        message += f" ({detail})" if detail else ""
         if expected is not None and current is not None:
             message += f" (you had version {expected}, it is now version {current})"
         message += ". Nothing was saved: reload to see the change, then try again."
@@ -101,12 +103,16 @@ class SetLocked(ValidationError):
 
     def __init__(self, game_set: GameSet) -> None:
         super().__init__(
-            f"{_describe_set(game_set)} is verified and locked; reopen it with a reason first.",
+            f"{_sentence(_describe_set(game_set))} is verified and locked; reopen it with a reason first.",
             code="locked",
         )
 
 
 # --- shared helpers -----------------------------------------------------------------------------
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _describe_set(game_set: GameSet) -> str:
@@ -115,13 +121,15 @@ def _describe_set(game_set: GameSet) -> str:
 
 
 def _stale(obj: Model, *, what: str, expected: int | None, current: int | None) -> StaleEdit:
-    """A StaleEdit naming the object's last audited change (or its updated_by/at)."""
+    """A StaleEdit naming the object's last change: its latest audit entry, or — when the row was
+    changed after that (a ruling changing a deal, a deal changing its set) — its updated_by/at."""
     last = (
         AuditEntry.objects.filter(object_type=obj._meta.label_lower, object_id=str(obj.pk))
         .order_by("-created_at", "-pk")
         .first()
     )
-    if last is not None:
+    updated_at = getattr(obj, "updated_at", None)
+    if last is not None and (updated_at is None or last.created_at >= updated_at):
         return StaleEdit(
             what=what,
             changed_by=last.username,
@@ -134,9 +142,10 @@ def _stale(obj: Model, *, what: str, expected: int | None, current: int | None) 
     return StaleEdit(
         what=what,
         changed_by=updated_by.get_username() if updated_by else "",
-        changed_at=getattr(obj, "updated_at", None),
+        changed_at=updated_at,
         expected=expected,
         current=current,
+        detail=getattr(obj, "last_change", ""),
     )
 
 
@@ -647,6 +656,16 @@ def _seating_order(rnd: Round, method: str, rng) -> list[Entry]:
         return entries
     by_id = {entry.pk: entry for entry in entries}
     if method == Round.Method.KNOCKOUT:
+        unverified = GameSet.objects.filter(
+            table__round__event=event,
+            table__round__number=rnd.number - 1,
+            status=GameSet.Status.IN_PLAY,
+        ).count()
+        if unverified:
+            raise ValidationError(
+                f"Round {rnd.number - 1} has {unverified} set(s) not yet verified: "
+                "who goes through is not known yet."
+            )
         previous = selectors.knockout_qualifiers(event, round_number=rnd.number - 1)
         return [by_id[entry_id] for entry_id in previous if entry_id in by_id]
     ranked = [
@@ -1219,6 +1238,9 @@ def deal_record(
         if current is None:
             raise ValidationError("That deal is not part of this set (it may have been deleted).")
         _check_version(current, expected_version, what=f"deal {current.number}")
+    scored = sum(1 for row in deals if not row.void)
+    if current is None and "deal" not in data and scored >= DEALS_PER_SET:
+        raise ValidationError("All nine deals of this set are recorded; correct one instead.")
     default_number = current.number if current else _next_number(deals)
     clean = _clean_deal(data, names, default_number=default_number)
     if not clean.void:
@@ -1320,7 +1342,7 @@ def set_verify(
     what = _describe_set(game_set)
     _check_version(game_set, expected_version, what=what)
     if game_set.is_verified:
-        raise ValidationError(f"{what[:1].upper()}{what[1:]} is already verified.")
+        raise ValidationError(f"{_sentence(what)} is already verified.")
     findings = findings_for_set(game_set)
     scored = Deal.objects.filter(game_set=game_set, void=False).count()
     errors = [finding for finding in findings if finding.severity == "error"]
@@ -1380,7 +1402,7 @@ def set_reopen(*, game_set: GameSet, user, reason: str, expected_version: int | 
     what = _describe_set(game_set)
     _check_version(game_set, expected_version, what=what)
     if not game_set.is_verified:
-        raise ValidationError(f"{what[:1].upper()}{what[1:]} is not verified.")
+        raise ValidationError(f"{_sentence(what)} is not verified.")
     if not reason or not reason.strip():
         raise _errors({"reason": "Say why the verified set is reopened."})
     before = {

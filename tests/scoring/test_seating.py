@@ -165,3 +165,19 @@ def test_seat_substitute_records_who_plays_from_which_deal(event, game_set, dire
             substitute=Entry.objects.get(pk=entries["Dee"].pk),
             from_deal=3,
         )
+
+
+def test_knockout_seating_waits_for_every_set_of_the_round(
+    make_event, director, make_table, play_set, nine_deals
+):
+    event = make_event(format="knockout", advance=2)
+    first = services.round_create(event=event, user=director)
+    play_set(make_table(first, ["A1", "A2", "A3", "A4"]), nine_deals({"A1": 5, "A2": 9, "A3": 30, "A4": 40}))
+    play_set(
+        make_table(first, ["B1", "B2", "B3", "B4"]),
+        nine_deals({"B1": 1, "B2": 5, "B3": 2, "B4": 6}),
+        verified=False,
+    )
+    second = services.round_create(event=event, user=director)
+    with pytest.raises(ValidationError, match="not yet verified"):
+        services.round_seat(round=second, user=director, seed=2)

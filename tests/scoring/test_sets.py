@@ -125,3 +125,23 @@ def test_findings_for_set_reports_what_the_engine_finds(game_set, director, exam
     services.sheet_import(game_set=game_set, user=director, data=sheet)
     codes = [finding.code for finding in services.findings_for_set(game_set)]
     assert codes == ["SET_INCOMPLETE"]
+
+
+def test_a_stale_verify_names_the_deal_change_that_made_it_stale(
+    game_set, director, other_director, example_sheet
+):
+    for data in example_sheet["deals"][:8]:
+        services.deal_record(game_set=game_set, user=director, data=data)
+    seen = GameSet.objects.get(pk=game_set.pk).version
+    services.deal_record(game_set=game_set, user=other_director, data=example_sheet["deals"][8])
+    with pytest.raises(services.StaleEdit) as caught:
+        services.set_verify(game_set=game_set, user=director, expected_version=seen)
+    assert "was changed by second" in caught.value.messages[0]
+    assert "(deal 9 recorded)" in caught.value.messages[0]
+
+
+def test_a_tenth_deal_is_refused_plainly(played, director, example_sheet):
+    replay = dict(example_sheet["deals"][0])
+    replay.pop("deal")
+    with pytest.raises(ValidationError, match="All nine deals"):
+        services.deal_record(game_set=played, user=director, data=replay)
