@@ -1,0 +1,69 @@
+"""Real-browser tests: Debian's Chromium driven by Playwright's sync API against pytest-django's
+live server (TOOLING-NOTES, "Browser tests"). Nothing downloads a browser: `make test` installs the
+Debian `chromium` package when it is missing.
+
+A missing Chromium fails the run (the browser test is part of the product's promise); set
+KALOOKI_SKIP_BROWSER=1 to skip these tests on a machine that cannot have one.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+# Playwright's sync API runs an event loop in the test's thread; Django refuses database work there
+# unless told that this is safe (it is: the loop only drives the browser). Browser tests only.
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+CHROMIUM = Path(os.environ.get("KALOOKI_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def skipping() -> bool:
+    return os.environ.get("KALOOKI_SKIP_BROWSER", "").strip().lower() in {"1", "true", "yes"}
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if skipping():
+        pytest.skip("KALOOKI_SKIP_BROWSER=1: browser tests skipped")
+    if not CHROMIUM.exists():
+        pytest.fail(
+            f"{CHROMIUM} is missing: install it with `apt-get install -y chromium` (`make test` does), "
+            "or set KALOOKI_SKIP_BROWSER=1 to skip the browser tests",
+            pytrace=False,
+        )
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("pip package playwright is missing: `.venv/bin/pip install -e '.[test]'`", pytrace=False)
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def reader(browser):
+    """A second, anonymous browser: what the public sees."""
+    context = browser.new_context()
+    context.set_default_timeout(10_000)
+    yield context.new_page()
+    context.close()
