@@ -441,10 +441,13 @@ def result_rows(sheet: Sheet) -> Iterator[DealRow]:
     for index, deal in enumerate(sheet.deals):
         if type(deal.deal) is not int or not 1 <= deal.deal <= DEALS_PER_SET:
             _deal_number(deal.deal, index)
-        _name(deal.dealer, f"deals[{index}].dealer", seats)
-        _name(deal.out, f"deals[{index}].out", seats)
-        for name in deal.results:
-            _name(name, f"deals[{index}].results.{name}", seats)
+        if deal.dealer is not None and deal.dealer not in seats:
+            _name(deal.dealer, f"deals[{index}].dealer", seats)
+        if deal.out is not None and deal.out not in seats:
+            _name(deal.out, f"deals[{index}].out", seats)
+        if not seats.keys() >= deal.results.keys():
+            for name in deal.results:
+                _name(name, f"deals[{index}].results.{name}", seats)
         yield DealRow(
             index,
             deal.deal,
