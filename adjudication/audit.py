@@ -6,7 +6,7 @@ from typing import Any
 
 from django.db import models
 
-from .models import AuditEntry
+from .models import AuditEntry, Ruling
 
 
 def audit_record(
@@ -45,3 +45,63 @@ def audit_record(
 def history_for(obj: models.Model) -> models.QuerySet[AuditEntry]:
     """The audit entries about one object, newest first."""
     return AuditEntry.objects.filter(object_type=obj._meta.label_lower, object_id=str(obj.pk))
+
+
+def table_scope(game_set) -> models.Q:
+    """The audit entries about one table: its set, seats, deals (deleted ones too) and rulings.
+
+    Deals are matched by their description ("Deal 3 at Round 1, table 2"), which outlives the row;
+    entries carried over from an archive match the same way. Combine with the event's entries.
+    """
+    from scoring.models import Seat
+
+    table = game_set.table
+    seats = [str(pk) for pk in Seat.objects.filter(table=table).values_list("pk", flat=True)]
+    rulings = [str(pk) for pk in Ruling.objects.filter(deal__game_set=game_set).values_list("pk", flat=True)]
+    described = models.Q(
+        object_type__in=("scoring.deal", "scoring.gameset", "archive"), object_repr__endswith=f" at {table}"
+    )
+    return (
+        described
+        | models.Q(object_type="scoring.gameset", object_id=str(game_set.pk))
+        | models.Q(object_type="scoring.table", object_id=str(table.pk))
+        | models.Q(object_type="scoring.seat", object_id__in=seats)
+        | models.Q(object_type="adjudication.ruling", object_id__in=rulings)
+    )
+
+
+def history_for_table(game_set) -> models.QuerySet[AuditEntry]:
+    """A table's history, newest first (see `table_scope`). Three queries when evaluated."""
+    return (
+        AuditEntry.objects.filter(event_id=game_set.table.round.event_id)
+        .filter(table_scope(game_set))
+        .select_related("user")
+    )
+
+
+def _flat(value: Any, prefix: str = "") -> dict[str, Any]:
+    if isinstance(value, dict):
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            out.update(_flat(item, f"{prefix}.{key}" if prefix else str(key)))
+        return out
+    if isinstance(value, list) and any(isinstance(item, dict | list) for item in value):
+        out = {}
+        for index, item in enumerate(value):
+            out.update(_flat(item, f"{prefix}[{index}]"))
+        return out
+    return {prefix or "value": value}
+
+
+def audit_changes(entry: AuditEntry, *, limit: int = 40) -> list[dict[str, Any]]:
+    """What an entry changed, one row per leaf that differs: field ("results.Bob.penalty"), before,
+    after. At most `limit` rows; a last row {"field": "…", "more": n} says how many were left out."""
+    before, after = _flat(entry.before or {}), _flat(entry.after or {})
+    rows = [
+        {"field": key, "before": before.get(key), "after": after.get(key)}
+        for key in dict.fromkeys([*before, *after])
+        if before.get(key) != after.get(key)
+    ]
+    if len(rows) > limit:
+        return [*rows[:limit], {"field": "…", "more": len(rows) - limit}]
+    return rows

@@ -1,0 +1,377 @@
+"""Rulings, appeals and the audit log (issue 5). Thin views (HOUSE-STYLE rule 6): fetch → authorise →
+one service call → message and redirect. A refused call re-renders the page with the service's message
+beside the field it names (400), or above the form when someone else changed the data first (409).
+
+Directors and staff issue, appeal and decide rulings and read the event's log (filter, CSV export);
+anyone may read a ruling with its history and a table's history (corrections are shown publicly).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from scoring.entry_views import _add_errors, _game_set, _status
+from scoring.models import Deal, Entry, Event, GameSet, Seat, Table
+from scoring.permissions import director_required
+from scoring.selectors import audit_for_event
+from scoring.templatetags.kalooki import user_directs
+
+from . import services
+from .audit import audit_changes, history_for, history_for_table, table_scope
+from .forms import NO_USER, AuditFilterForm, RulingAppealForm, RulingDecideForm, RulingIssueForm
+from .models import AuditEntry, Ruling
+
+GET_POST = require_http_methods(["GET", "HEAD", "POST"])
+LOG_PAGE_SIZE = 100
+# Spreadsheets run a cell that starts with one of these as a formula (CSV injection).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+# --- helpers ------------------------------------------------------------------------------------
+
+
+def _ruling(event: Event, ruling_id: int) -> Ruling:
+    return get_object_or_404(
+        Ruling.objects.select_related(
+            "deal__game_set__table__round", "entry__player", "issued_by", "decided_by"
+        ),
+        pk=ruling_id,
+        deal__game_set__table__round__event=event,
+    )
+
+
+def _with_changes(entries) -> list[AuditEntry]:
+    entries = list(entries)
+    for entry in entries:
+        entry.changes = audit_changes(entry)
+    return entries
+
+
+def _ruling_url(ruling: Ruling, event: Event) -> str:
+    return reverse("adjudication:ruling", kwargs={"slug": event.slug, "ruling_id": ruling.pk})
+
+
+def _table_rulings_url(event: Event, game_set: GameSet, **query) -> str:
+    table = game_set.table
+    url = reverse(
+        "adjudication:table_rulings",
+        kwargs={"slug": event.slug, "number": table.round.number, "table": table.number},
+    )
+    return url + ("?" + "&".join(f"{key}={value}" for key, value in query.items()) if query else "")
+
+
+# --- rulings ------------------------------------------------------------------------------------
+
+
+@director_required
+@require_safe
+def rulings(request, event: Event):
+    """Every ruling of the event, appeals waiting for a decision first; ?status= narrows the list."""
+    status = request.GET.get("status", "")
+    rows = Ruling.objects.filter(deal__game_set__table__round__event=event).select_related(
+        "deal__game_set__table__round", "entry__player"
+    )
+    if status in Ruling.Status.values:
+        rows = rows.filter(status=status)
+    rows = sorted(
+        rows,
+        key=lambda r: (
+            r.status != Ruling.Status.APPEALED,
+            r.deal.game_set.table.round.number,
+            r.deal.game_set.table.number,
+            r.deal.sequence,
+            r.issued_at,
+        ),
+    )
+    tables = (
+        Table.objects.filter(round__event=event).select_related("round").order_by("round__number", "number")
+    )
+    return render(
+        request,
+        "adjudication/rulings.html",
+        {
+            "event": event,
+            "rulings": rows,
+            "status": status if status in Ruling.Status.values else "",
+            "statuses": Ruling.Status.choices,
+            "tables": tables.order_by("round__number", "number"),
+        },
+    )
+
+
+def _deal_choice(request, game_set: GameSet) -> Deal | None:
+    """The deal named by ?deal=<playing order>, or None (a value that is not a deal is ignored)."""
+    raw = request.GET.get("deal", "")
+    if not raw.isdigit():
+        return None
+    return Deal.objects.filter(game_set=game_set, sequence=int(raw)).first()
+
+
+@director_required
+@GET_POST
+def table_rulings(request, event: Event, number: int, table: int):
+    """A table's rulings and the form that issues one (pick the deal, then the player and infraction)."""
+    game_set = _game_set(event, number, table)
+    deal = _deal_choice(request, game_set)
+    names = list(
+        Seat.objects.filter(table_id=game_set.table_id)
+        .order_by("position")
+        .values_list("entry__player__name", flat=True)
+    )
+    form = None
+    status = 200
+    if deal is not None:
+        data = request.POST if request.method == "POST" else None
+        form = RulingIssueForm(data, players=names, initial={"version": deal.version})
+        if request.method == "POST" and form.is_valid():
+            clean = form.cleaned_data
+            entry = get_object_or_404(Entry, event=event, player__name=clean["player"])
+            try:
+                issued = services.ruling_issue(
+                    deal=deal,
+                    entry=entry,
+                    user=request.user,
+                    kind=clean["kind"],
+                    points=clean["points"],
+                    reason=clean["reason"],
+                    rule=clean["rule"],
+                    expected_version=clean["version"],
+                )
+            except ValidationError as exc:
+                _add_errors(form, exc)
+                status = _status(exc)
+            else:
+                messages.success(
+                    request, f"Ruling issued: {issued.get_kind_display()} on {entry} in deal {deal.number}."
+                )
+                return redirect(_ruling_url(issued, event))
+        elif request.method == "POST":
+            status = 400
+    elif request.method == "POST":
+        messages.error(request, "Choose the deal the ruling is about first.")
+        return redirect(_table_rulings_url(event, game_set))
+    deals = list(Deal.objects.filter(game_set=game_set).order_by("sequence"))
+    return render(
+        request,
+        "adjudication/table_rulings.html",
+        {
+            "event": event,
+            "game_set": game_set,
+            "table": game_set.table,
+            "round": game_set.table.round,
+            "deals": deals,
+            "deal": deal,
+            "form": form,
+            "rulings": Ruling.objects.filter(deal__game_set=game_set)
+            .select_related("deal", "entry__player")
+            .order_by("deal__sequence", "issued_at", "pk"),
+        },
+        status=status,
+    )
+
+
+@require_safe
+def ruling(request, slug: str, ruling_id: int):
+    """One ruling with its history; directors also see the appeal or decision form."""
+    event = get_object_or_404(Event, slug=slug)
+    item = _ruling(event, ruling_id)
+    return _ruling_page(request, event, item)
+
+
+def _ruling_page(request, event, item, *, appeal=None, decide=None, status=200):
+    """The ruling page; a refused form is shown again with its errors whatever the ruling's status."""
+    directs = user_directs(request, event)
+    if appeal is None and directs and item.status == Ruling.Status.STANDING:
+        appeal = RulingAppealForm(initial={"version": item.version})
+    if decide is None and directs and item.status == Ruling.Status.APPEALED:
+        decide = RulingDecideForm(initial={"version": item.version})
+    return render(
+        request,
+        "adjudication/ruling.html",
+        {
+            "event": event,
+            "ruling": item,
+            "round": item.deal.game_set.table.round,
+            "table": item.deal.game_set.table,
+            "history": _with_changes(history_for(item).select_related("user")),
+            "appeal_form": appeal,
+            "decide_form": decide,
+            "is_director": directs,
+        },
+        status=status,
+    )
+
+
+def _ruling_post(request, event: Event, ruling_id: int, *, form_class, slot: str, act):
+    """Post one form about a ruling: `act(ruling, cleaned_data)` calls the service, returns the message."""
+    item = _ruling(event, ruling_id)
+    form = form_class(request.POST)
+    if form.is_valid():
+        try:
+            message = act(item, form.cleaned_data)
+        except ValidationError as exc:
+            _add_errors(form, exc)
+            return _ruling_page(request, event, item, status=_status(exc), **{slot: form})
+        messages.success(request, message)
+        return redirect(_ruling_url(item, event))
+    return _ruling_page(request, event, item, status=400, **{slot: form})
+
+
+@director_required
+@require_POST
+def ruling_appeal(request, event: Event, ruling_id: int):
+    def act(item: Ruling, data) -> str:
+        services.ruling_appeal(
+            ruling=item, user=request.user, reason=data["reason"], expected_version=data["version"]
+        )
+        return f"Appeal recorded against the ruling on {item.entry}."
+
+    return _ruling_post(request, event, ruling_id, form_class=RulingAppealForm, slot="appeal", act=act)
+
+
+@director_required
+@require_POST
+def ruling_decide(request, event: Event, ruling_id: int):
+    def act(item: Ruling, data) -> str:
+        decided = services.ruling_decide(
+            ruling=item,
+            user=request.user,
+            decision=data["decision"],
+            reason=data["reason"],
+            expected_version=data["version"],
+        )
+        return f"Appeal decided: the ruling on {item.entry} is {decided.get_status_display()}."
+
+    return _ruling_post(request, event, ruling_id, form_class=RulingDecideForm, slot="decide", act=act)
+
+
+# --- history and the event log ------------------------------------------------------------------
+
+
+@require_safe
+def table_history(request, slug: str, number: int, table: int):
+    """Every recorded change at one table, newest first: entries, corrections, rulings, verification."""
+    event = get_object_or_404(Event, slug=slug)
+    game_set = _game_set(event, number, table)
+    return render(
+        request,
+        "adjudication/table_history.html",
+        {
+            "event": event,
+            "game_set": game_set,
+            "table": game_set.table,
+            "round": game_set.table.round,
+            "history": _with_changes(history_for_table(game_set)),
+        },
+    )
+
+
+def _table_options(event: Event) -> dict[str, GameSet]:
+    """The log filter's tables: "r1t2" -> the set at round 1, table 2."""
+    sets = GameSet.objects.filter(table__round__event=event).select_related("table__round")
+    return {
+        f"r{gs.table.round.number}t{gs.table.number}": gs
+        for gs in sets.order_by("table__round__number", "table__number")
+    }
+
+
+def _filtered_log(event: Event, form: AuditFilterForm, tables: dict[str, GameSet]):
+    entries = audit_for_event(event)
+    if not form.is_bound:
+        data = {}
+    elif not form.is_valid():
+        # Apply only the filters that could be read; the others are named as errors on the page.
+        data = {name: form.cleaned_data.get(name) for name in form.fields if name not in form.errors}
+    else:
+        data = form.cleaned_data
+    if data.get("action"):
+        entries = entries.filter(action__startswith=data["action"])
+    if data.get("table"):
+        entries = entries.filter(table_scope(tables[data["table"]]))
+    if data.get("user"):
+        entries = entries.filter(username="" if data["user"] == NO_USER else data["user"])
+    if data.get("date_from"):
+        entries = entries.filter(created_at__date__gte=data["date_from"])
+    if data.get("date_to"):
+        entries = entries.filter(created_at__date__lte=data["date_to"])
+    return entries
+
+
+@director_required
+@require_safe
+def event_log(request, event: Event):
+    """The event's audit log: filter by action, table, user and date; `?_export=csv` downloads it."""
+    base = AuditEntry.objects.filter(event=event).order_by()
+    tables = _table_options(event)
+    form = AuditFilterForm(
+        request.GET or None,
+        actions=sorted(set(base.values_list("action", flat=True))),
+        tables=[
+            (key, f"Round {gs.table.round.number}, table {gs.table.number}") for key, gs in tables.items()
+        ],
+        users=sorted(set(base.values_list("username", flat=True))),
+    )
+    entries = _filtered_log(event, form, tables)
+    if request.GET.get("_export") == "csv":
+        return _csv_response(event, entries)
+    page = Paginator(entries, LOG_PAGE_SIZE).get_page(request.GET.get("page"))
+    page.object_list = _with_changes(page.object_list)
+    query = request.GET.copy()
+    query.pop("page", None)
+    query["_export"] = "csv"
+    return render(
+        request,
+        "adjudication/event_log.html",
+        {
+            "event": event,
+            "form": form,
+            "page": page,
+            "csv_url": f"?{query.urlencode()}",
+            "page_query": _without_page(request),
+        },
+        status=200 if form.is_bound is False or form.is_valid() else 400,
+    )
+
+
+def _without_page(request) -> str:
+    query = request.GET.copy()
+    query.pop("page", None)
+    query.pop("_export", None)
+    return query.urlencode()
+
+
+def _cell(value) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def _csv_response(event: Event, entries) -> HttpResponse:
+    stamp = timezone.localtime().strftime("%Y%m%d-%H%M")
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{event.slug}-log-{stamp}.csv"'
+    writer = csv.writer(response)
+    writer.writerow(["at", "action", "user", "object_type", "object", "before", "after", "reason"])
+    for entry in entries.iterator(chunk_size=500):
+        writer.writerow(
+            [
+                timezone.localtime(entry.created_at).isoformat(),
+                _cell(entry.action),
+                _cell(entry.username),
+                entry.object_type,
+                _cell(entry.object_repr),
+                _cell(entry.before) if entry.before is not None else "",
+                _cell(entry.after) if entry.after is not None else "",
+                _cell(entry.reason),
+            ]
+        )
+    return response
