@@ -314,7 +314,7 @@ def players_import(request, event: Event):
 
 def _save_deal(request, event: Event, game_set: GameSet, *, sequence: int | None) -> HttpResponse:
     deal = _deal(game_set, sequence) if sequence else None
-    entry = DealEntry(request.POST, players=_seat_names(game_set))
+    entry = DealEntry(request.POST, players=_seat_names(game_set), correcting=deal is not None)
     if not entry.is_valid():
         return _table_page(request, event, game_set, sequence=sequence, status=400, entry=entry)
     try:
@@ -323,7 +323,7 @@ def _save_deal(request, event: Event, game_set: GameSet, *, sequence: int | None
             user=request.user,
             data=entry.as_deal_data(),
             deal=deal,
-            expected_version=entry.version if deal is not None else None,
+            expected_version=entry.version,
             reason=entry.reason,
         )
     except ValidationError as exc:

@@ -55,8 +55,10 @@ class DealForm(AlertsMixin, forms.Form):
     version = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
     sequence = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
 
-    def __init__(self, *args, players: Sequence[str], **kwargs) -> None:
+    def __init__(self, *args, players: Sequence[str], correcting: bool = False, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        # A correction must say which version it corrects, or it could overwrite someone else's.
+        self.fields["version"].required = correcting
         names = [(name, name) for name in players]
         self.fields["out"].choices = [("", "— nobody —"), *names]
         self.fields["dealer"].choices = [("", "— not given —"), *names]
@@ -158,9 +160,10 @@ class DealEntry:
         players: Sequence[str],
         initial: Mapping[str, Any] | None = None,
         results: Mapping[str, Mapping[str, Any]] | None = None,
+        correcting: bool = False,
     ) -> None:
         self.players = list(players)
-        self.deal = DealForm(data, players=self.players, initial=initial or {})
+        self.deal = DealForm(data, players=self.players, initial=initial or {}, correcting=correcting)
         results = results or {}
         self.lines = [
             (name, PlayerResultForm(data, prefix=f"p{seat}", initial=results.get(name, {})))

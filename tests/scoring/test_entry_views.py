@@ -184,6 +184,16 @@ def test_a_stale_correction_is_refused_naming_who_changed_what(
     assert DealResult.objects.get(entry__player__name="Dee").penalty == 78
 
 
+def test_a_correction_without_its_version_is_refused(as_director, game_set, example_sheet):
+    record_all(game_set, None, example_sheet, upto=1)
+    mine = copy.deepcopy(example_sheet["deals"][0])
+    mine["results"]["Dee"]["penalty"] = 99
+    response = as_director.post(table_url(game_set, "direct_deal", sequence=1), form_data(mine, sequence=1))
+    assert response.status_code == 400
+    assert "This page is out of date or incomplete" in text(response)
+    assert DealResult.objects.get(entry__player__name="Dee").penalty == 77
+
+
 def test_a_deal_recorded_meanwhile_is_not_overwritten(as_director, game_set, example_sheet, other_director):
     services.deal_record(game_set=game_set, user=other_director, data=example_sheet["deals"][0])
     mine = copy.deepcopy(example_sheet["deals"][0])
@@ -218,7 +228,7 @@ def test_the_live_check_shows_findings_beside_the_player_and_writes_nothing(as_d
     html = text(response)
     bob = html.split('id="p2-check"', 1)[1].split('id="p3-check"', 1)[0]
     assert "NOT_DOUBLED" in bob and "V7" in bob
-    assert "from hand: 186" in bob  # the computed penalty, to compare with the paper
+    assert "computed: 186" in bob  # from the hand, to compare with the paper
     assert "running total 93" in bob
     assert 'hx-swap-oob="true"' in html
     assert not Deal.objects.filter(game_set=game_set).exists()
