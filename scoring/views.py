@@ -104,12 +104,14 @@ def cached_public_page(view):
 
 def public_results_page(view):
     """A results page: GET/HEAD only, conditional GET by the results stamp, cached for anonymous readers."""
-    conditional = condition(etag_func=results_etag, last_modified_func=results_last_modified)
+    conditional = condition(etag_func=results_etag, last_modified_func=results_last_modified)(
+        cached_public_page(view)
+    )
 
     @require_safe
     @wraps(view)
     def wrapper(request, *args, **kwargs):
-        response = conditional(cached_public_page(view))(request, *args, **kwargs)
+        response = conditional(request, *args, **kwargs)
         # Browsers and the projector revalidate every time (a 304 costs one small query).
         patch_cache_control(response, max_age=0, must_revalidate=True)
         patch_vary_headers(response, ["Cookie"])
