@@ -13,7 +13,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from django.conf import settings
 from django.core.management.base import CommandError
@@ -28,22 +28,29 @@ class BenchDatabase:
     url: str
 
 
-def database_url(settings_dict: dict, name: str) -> str:
-    """A DATABASE_URL that dj-database-url reads back into `settings_dict` with NAME `name`."""
+def database_url(settings_dict: dict, name: str, *, environ_url: str | None = None) -> str:
+    """A DATABASE_URL for the same server as `settings_dict`, naming database `name`.
+
+    From the project's own DATABASE_URL when there is one (only its database name changes, so a socket
+    host or options in its query string carry over), else from the settings.
+    """
     engine = settings_dict["ENGINE"]
     if engine.endswith("sqlite3"):
         return f"sqlite:///{os.path.abspath(name)}"
-    if engine.endswith("postgresql"):
-        user = quote(settings_dict.get("USER") or "", safe="")
-        password = quote(settings_dict.get("PASSWORD") or "", safe="")
-        credentials = f"{user}:{password}@" if password else (f"{user}@" if user else "")
-        host = settings_dict.get("HOST") or ""
-        port = settings_dict.get("PORT") or ""
-        if host.startswith("/"):
-            # A Unix socket: dj-database-url takes it as a query parameter.
-            return f"postgres://{credentials}/{quote(name)}?host={quote(host)}"
-        return f"postgres://{credentials}{host}{':' + str(port) if port else ''}/{quote(name)}"
-    raise CommandError(f"The benchmark runs on SQLite or PostgreSQL, not {engine}.")
+    if not engine.endswith("postgresql"):
+        raise CommandError(f"The benchmark runs on SQLite or PostgreSQL, not {engine}.")
+    if environ_url and urlsplit(environ_url).scheme.startswith("postgres"):
+        parts = urlsplit(environ_url)
+        query = f"?{parts.query}" if parts.query else ""
+        return f"{parts.scheme}://{parts.netloc}/{quote(name)}{query}"
+    user = quote(settings_dict.get("USER") or "", safe="")
+    password = quote(settings_dict.get("PASSWORD") or "", safe="")
+    credentials = f"{user}:{password}@" if password else (f"{user}@" if user else "")
+    host = settings_dict.get("HOST") or ""
+    port = settings_dict.get("PORT") or ""
+    if host.startswith("/"):
+        return f"postgres://{credentials}/{quote(name)}?host={quote(host)}"
+    return f"postgres://{credentials}{host}{':' + str(port) if port else ''}/{quote(name)}"
 
 
 @contextmanager
@@ -64,7 +71,7 @@ def fresh_database(*, name: str | None = None, keep: bool = False, progress=prin
         raise CommandError(f"The benchmark runs on SQLite or PostgreSQL, not {connection.vendor}.")
     if str(name) == str(own_name):
         raise CommandError("The benchmark never runs in the project's own database; choose another name.")
-    url = database_url(settings_dict, name)
+    url = database_url(settings_dict, name, environ_url=os.environ.get("DATABASE_URL"))
     test_settings = settings_dict.setdefault("TEST", {})
     saved_test_name = test_settings.get("NAME")
     test_settings["NAME"] = name

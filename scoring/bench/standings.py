@@ -1,6 +1,7 @@
 """`standings`: the public standings page's server time and queries, against one raw SQL GROUP BY.
 
-The page is fetched in-process through Django's test client (the whole middleware stack, no network):
+The page is fetched in-process through Django's test client (the whole middleware stack, no network),
+timed with DEBUG off and its queries counted in a separate request:
 cold (the cache emptied before each request), warm (served from the page cache) and as a conditional GET
 answered 304 by the results stamp. The floor is the one query any standings need: each player's total
 over the event's verified, scored deals. The selector alone is timed too, to tell its share from the
@@ -16,12 +17,12 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 from django.test import Client
-from django.test.utils import CaptureQueriesContext
 
 from scoring import selectors
 from scoring.models import Deal, DealResult, Event, GameSet, Round, Table
 
 from .context import BenchContext
+from .queries import QueryCount, counted, production_like, timed
 from .timing import median, ms, ratio, rounded
 
 
@@ -61,19 +62,38 @@ def _client() -> Client:
     return Client(HTTP_HOST="localhost")
 
 
-def _get(client: Client, path: str, headers: dict[str, str] | None = None) -> tuple[float, int, Any]:
-    """(seconds, queries, response) of one GET through the whole Django stack."""
-    secure = bool(getattr(settings, "SECURE_SSL_REDIRECT", False))
-    with CaptureQueriesContext(connection) as queries:
-        start = time.perf_counter()
-        response = client.get(path, secure=secure, headers=headers)
-        seconds = time.perf_counter() - start
-    return seconds, len(queries), response
-
-
 def _expect(response, status: int, what: str) -> None:
     if response.status_code != status:
         raise RuntimeError(f"{what}: HTTP {response.status_code}, expected {status}")
+
+
+class _Page:
+    """GETs of one page through the whole Django stack: timed with DEBUG off, counted apart."""
+
+    def __init__(self, path: str, *, status: int, what: str, headers: dict[str, str] | None = None) -> None:
+        self.client = _client()
+        self.path, self.status, self.what, self.headers = path, status, what, headers
+        self.secure = bool(getattr(settings, "SECURE_SSL_REDIRECT", False))
+
+    def get(self):
+        response = self.client.get(self.path, secure=self.secure, headers=self.headers)
+        _expect(response, self.status, self.what)
+        return response
+
+    def measure(self, runs: int, *, before=None) -> tuple[list[float], QueryCount, Any]:
+        times = []
+        # One untimed request first: compiling templates and the like happen once per process, not
+        # once per cold cache.
+        response = self.get()
+        for _ in range(runs):
+            if before:
+                before()
+            seconds, response = timed(self.get)
+            times.append(seconds)
+        if before:
+            before()
+        count, _ = counted(self.get)
+        return times, count, response
 
 
 def measure(context: BenchContext) -> dict[str, Any]:
@@ -82,53 +102,41 @@ def measure(context: BenchContext) -> dict[str, Any]:
     runs = context.scale.standings_runs
     floors, selector_times = [], []
     totals: dict[int, int] = {}
-    for _ in range(runs):
-        seconds, totals = sql_totals(event)
-        floors.append(seconds)
-    for _ in range(runs):
-        start = time.perf_counter()
-        rows = selectors.standings_for_event(event, with_ids=True)
-        selector_times.append(time.perf_counter() - start)
-    client = _client()
-    cold, cold_queries = [], []
-    response = None
-    for _ in range(runs):
-        cache.clear()
-        seconds, queries, response = _get(client, path)
-        _expect(response, 200, "cold standings page")
-        cold.append(seconds)
-        cold_queries.append(queries)
-    warm, warm_queries = [], []
-    for _ in range(runs):
-        seconds, queries, response = _get(client, path)
-        _expect(response, 200, "warm standings page")
-        warm.append(seconds)
-        warm_queries.append(queries)
-    etag = response.headers.get("ETag") if response is not None else None
-    revalidated, revalidated_queries = [], []
-    if etag:
+    with production_like():
         for _ in range(runs):
-            seconds, queries, answer = _get(client, path, {"If-None-Match": etag})
-            _expect(answer, 304, "conditional GET of the standings page")
-            revalidated.append(seconds)
-            revalidated_queries.append(queries)
+            seconds, totals = sql_totals(event)
+            floors.append(seconds)
+    for _ in range(runs):
+        seconds, rows = timed(lambda: selectors.standings_for_event(event, with_ids=True))
+        selector_times.append(seconds)
+    cold, cold_count, response = _Page(path, status=200, what="cold standings page").measure(
+        runs, before=cache.clear
+    )
+    warm, warm_count, _ = _Page(path, status=200, what="warm standings page").measure(runs)
+    etag = response.headers.get("ETag")
+    revalidated, revalidated_count = [], None
+    if etag:
+        page = _Page(path, status=304, what="conditional GET of the page", headers={"If-None-Match": etag})
+        revalidated, revalidated_count, _ = page.measure(runs)
     floor = median(floors)
     page_totals = {row["entry_id"]: row["total"] for row in rows}
     return {
         "url": path,
         "players": len(rows),
-        "page_bytes": len(response.content) if response is not None else None,
+        "page_bytes": len(response.content),
         "runs": runs,
         "sql_floor_median_ms": ms(floor),
         "selector_median_ms": ms(median(selector_times)),
         "cold_median_ms": ms(median(cold)),
-        "cold_queries": max(cold_queries),
+        "cold_runs_ms": [ms(value) for value in cold],
+        "cold_queries": cold_count.total,
+        "cold_query_kinds": cold_count.breakdown(),
         "cold_ratio_to_sql": rounded(ratio(median(cold), floor), 2),
         "warm_median_ms": ms(median(warm)),
-        "warm_queries": max(warm_queries),
+        "warm_queries": warm_count.total,
         "warm_ratio_to_sql": rounded(ratio(median(warm), floor), 2),
         "not_modified_median_ms": ms(median(revalidated)) if revalidated else None,
-        "not_modified_queries": max(revalidated_queries) if revalidated_queries else None,
+        "not_modified_queries": revalidated_count.total if revalidated_count else None,
         "etag": etag,
         # The page's totals agree with the raw SQL (the floor computes the same numbers).
         "totals_match_sql": page_totals == totals,

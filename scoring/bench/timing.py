@@ -7,9 +7,9 @@ import math
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, TextIO
+from typing import TextIO
 
 
 def median(values: Sequence[float]) -> float:
@@ -49,13 +49,6 @@ def gc_paused() -> Iterator[None]:
     finally:
         if was_enabled:
             gc.enable()
-
-
-def clock(function: Callable[[], Any]) -> tuple[float, Any]:
-    """(seconds, result) of one call."""
-    start = time.perf_counter()
-    result = function()
-    return time.perf_counter() - start, result
 
 
 class Progress:

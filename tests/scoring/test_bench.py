@@ -1,0 +1,117 @@
+"""`manage.py bench --small` runs in the suite so the benchmark cannot rot.
+
+It runs as its own process (it makes and drops its own database, and starts a gunicorn), and the test
+checks the report's shape and that every measurement produced numbers — never the timing targets.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from scoring.bench.config import SECTIONS
+
+ROOT = Path(settings.BASE_DIR)
+
+# Each measurement's figures that must be numbers in any run, however small.
+FIGURES = {
+    "validator": (
+        "deals",
+        "deals_per_second",
+        "validate_median_s",
+        "json_loads_median_s",
+        "ratio_to_json_loads",
+    ),
+    "standings": (
+        "players",
+        "sql_floor_median_ms",
+        "selector_median_ms",
+        "cold_median_ms",
+        "cold_queries",
+        "cold_ratio_to_sql",
+        "warm_median_ms",
+        "warm_queries",
+        "not_modified_median_ms",
+    ),
+    "record_deal": ("median_ms", "queries", "queries_without_transaction_control"),
+    "pdf_round": (
+        "pages",
+        "render_median_s",
+        "bare_weasyprint_median_s",
+        "seconds_per_page",
+        "ratio_to_bare_weasyprint",
+    ),
+    "load": ("requests", "requests_per_second", "p50_ms", "p99_ms", "errors"),
+}
+
+
+def _number(value) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("bench") / "report.json"
+    command = [sys.executable, "manage.py", "bench", "--small", "--json-only", "--out", str(out)]
+    database = settings.DATABASES["default"]
+    if database["ENGINE"].endswith("postgresql"):
+        # Its own database on the server, so two test runs never share one.
+        command += ["--db-name", f"{database['NAME']}_bench_{os.getpid()}"]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
+    return done, out
+
+
+def test_small_bench_exits_cleanly_and_prints_one_json_object(small_run):
+    done, out = small_run
+    assert done.returncode == 0, done.stderr[-3000:]
+    printed = json.loads(done.stdout)
+    assert printed == json.loads(out.read_text(encoding="utf-8"))
+    assert list(printed) == [*SECTIONS, "machine"]
+    assert "[bench" in done.stderr  # progress goes to stderr, not into the JSON
+
+
+def test_every_measurement_gives_numbers_and_a_verdict(small_run):
+    _, out = small_run
+    report = json.loads(out.read_text(encoding="utf-8"))
+    for name, keys in FIGURES.items():
+        section = report[name]
+        assert "error" not in section, f"{name}: {section.get('error')}\n{section.get('traceback')}"
+        assert section["target"], name
+        assert isinstance(section["target_met"], bool), name
+        missing = [key for key in keys if not _number(section.get(key))]
+        assert not missing, f"{name} has no numbers for {missing}"
+
+
+def test_the_small_event_is_whole_and_checks_out(small_run):
+    _, out = small_run
+    report = json.loads(out.read_text(encoding="utf-8"))
+    event = report["machine"]["event"]
+    assert (event["players"], event["rounds"], event["sets"], event["deals"]) == (16, 1, 4, 36)
+    assert event["results"] == 4 * 36  # void deals carry no results
+    assert report["validator"]["deals"] == 36
+    assert report["validator"]["findings"] == 0
+    assert report["standings"]["totals_match_sql"] is True
+    assert report["standings"]["players"] == 16
+    assert report["record_deal"]["findings"] == 0
+    assert report["pdf_round"]["pages"] == report["pdf_round"]["bare_pages"] == 2
+    assert report["load"]["errors"] == 0
+
+
+def test_the_machine_is_described(small_run):
+    _, out = small_run
+    info = json.loads(out.read_text(encoding="utf-8"))["machine"]
+    assert info["mode"] == "small"
+    assert _number(info["cores"]) and info["cores"] >= 1
+    assert info["python"] == sys.version.split()[0]
+    assert info["django"].startswith("5.2")
+    assert info["database"]["vendor"] in {"sqlite", "postgresql"}
+    assert info["database"]["version"]
+    assert info["weasyprint"]
+    assert isinstance(info["harfbuzz_subset"], bool)
+    assert info["load_tool"] in {"wrk", "python"}

@@ -1,0 +1,229 @@
+"""The benchmark's parts that need no benchmark database: verdicts, failure reports, wrk's output, the
+Python load client, database URLs and the names of the synthetic players."""
+
+from __future__ import annotations
+
+import http.server
+import threading
+
+import pytest
+from django.core.management.base import CommandError
+from django.db import connection
+
+from scoring.bench import loadgen
+from scoring.bench.config import FULL, SECTIONS, SMALL, TARGETS, Bound
+from scoring.bench.database import database_url, fresh_database
+from scoring.bench.fixture import player_names
+from scoring.bench.queries import QueryCount
+from scoring.bench.report import judged, run_section, text_table
+from scoring.bench.timing import percentile
+
+
+@pytest.mark.parametrize(
+    ("bound", "figures", "met"),
+    [
+        (Bound("deals_per_second", 50_000, at_least=True), {"deals_per_second": 50_000}, True),
+        (Bound("deals_per_second", 50_000, at_least=True), {"deals_per_second": 49_999}, False),
+        (Bound("queries", 10), {"queries": 10}, True),
+        (Bound("queries", 10), {"queries": 11}, False),
+        (Bound("queries", 10), {}, None),
+        (Bound("queries", 10), {"queries": None}, None),
+        (Bound("queries", 10), {"queries": True}, None),
+    ],
+)
+def test_a_bound_is_met_only_by_a_number_on_its_side(bound, figures, met):
+    assert bound.met(figures) is met
+
+
+def test_every_measurement_has_the_issues_targets():
+    assert tuple(TARGETS) == SECTIONS
+    assert {bound.describe() for bound in TARGETS["load"]} == {
+        "requests_per_second ≥ 500",
+        "p99_ms ≤ 100",
+        "errors ≤ 0",
+    }
+
+
+def test_the_full_scale_is_the_issues_event():
+    assert (FULL.players, FULL.rounds, FULL.tables, FULL.pdf_tables) == (1024, 6, 256, 64)
+    assert (SMALL.players, SMALL.rounds, SMALL.tables, SMALL.pdf_tables) == (16, 1, 4, 2)
+
+
+def test_a_section_misses_its_target_when_any_bound_is_missed():
+    section = judged("record_deal", {"queries": 12, "median_ms": 31.0})
+    assert section["target_met"] is False
+    assert section["checks"] == {"queries ≤ 25": True, "median_ms ≤ 30": False}
+    assert section["target"] == ["queries ≤ 25", "median_ms ≤ 30"]
+
+
+def test_a_failed_measurement_is_reported_with_its_error_and_the_run_goes_on():
+    def broken():
+        raise ZeroDivisionError("no floor")
+
+    messages = []
+    section = run_section("standings", broken, messages.append)
+    assert section["error"] == "ZeroDivisionError: no floor"
+    assert section["target_met"] is None
+    assert "broken" in section["traceback"]
+    assert any("FAILED" in message for message in messages)
+    report = {name: section if name == "standings" else {"skipped": True} for name in SECTIONS}
+    assert "standings    FAILED     ZeroDivisionError: no floor" in text_table({**report, "machine": {}})
+
+
+WRK_OUTPUT = """Running 12s test @ http://127.0.0.1:40000/e/bench/standings/
+  1 threads and 16 connections
+  Thread Stats   Avg      Stdev     Max   +/- Stdev
+    Latency    31.20ms    8.01ms 120.50ms   80.00%
+    Req/Sec   512.00     40.00   600.00     70.00%
+  Latency Distribution
+     50%   30.10ms
+     75%   35.00ms
+     90%  {p90}
+     99%  {p99}
+  6144 requests in 12.01s, 160.00MB read
+{extra}Requests/sec:    511.57
+Transfer/sec:     13.32MB
+"""
+
+
+@pytest.mark.parametrize(
+    ("p90", "p99", "extra", "expected"),
+    [
+        ("40.00ms", "95.50ms", "", {"p90_ms": 40.0, "p99_ms": 95.5, "errors": 0}),
+        ("900.00us", "1.20s", "", {"p90_ms": 0.9, "p99_ms": 1200.0, "errors": 0}),
+        (
+            "40.00ms",
+            "95.50ms",
+            "  Socket errors: connect 0, read 2, write 0, timeout 3\n  Non-2xx or 3xx responses: 7\n",
+            {
+                "errors": 12,
+                "non_2xx_3xx": 7,
+                "socket_errors": {"connect": 0, "read": 2, "write": 0, "timeout": 3},
+            },
+        ),
+    ],
+)
+def test_wrk_output_is_read_into_rates_percentiles_and_errors(p90, p99, extra, expected):
+    result = loadgen.parse_wrk(WRK_OUTPUT.format(p90=p90, p99=p99, extra=extra), connections=16)
+    figures = result.as_dict()
+    assert (figures["requests"], figures["requests_per_second"], figures["p50_ms"]) == (6144, 511.6, 30.1)
+    assert figures["seconds"] == 12.01
+    assert {key: figures[key] for key in expected} == expected
+
+
+def test_wrk_output_without_totals_is_an_error():
+    with pytest.raises(ValueError, match="no totals"):
+        loadgen.parse_wrk("unable to connect to 127.0.0.1:1 Connection refused", connections=1)
+
+
+class _Pages(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        status = 200 if self.path == "/ok" else 404
+        body = b"hello" if status == 200 else b"missing"
+        self.send_response(status)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def little_server():
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Pages)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server.server_address
+    server.shutdown()
+    server.server_close()
+
+
+def test_the_python_client_counts_answers_and_their_latencies(little_server):
+    host, port = little_server
+    result = loadgen.run_python(host, port, "/ok", seconds=0.3, connections=2)
+    assert result.requests > 0
+    assert result.errors == 0
+    assert result.details["statuses"] == {"200": result.requests}
+    assert 0 < result.p50_ms <= result.p99_ms
+
+
+def test_the_python_client_counts_other_answers_and_refused_connections_as_errors(little_server):
+    host, port = little_server
+    missing = loadgen.run_python(host, port, "/nowhere", seconds=0.2, connections=1)
+    assert missing.errors == missing.requests > 0
+    assert missing.details["non_2xx_3xx"] == missing.requests
+    with socket_closed() as closed_port:
+        refused = loadgen.run_python("127.0.0.1", closed_port, "/ok", seconds=0.2, connections=1)
+    assert refused.requests == 0
+    assert refused.errors > 0
+    assert refused.p99_ms is None
+
+
+class socket_closed:
+    """A loopback port nobody listens on."""
+
+    def __enter__(self) -> int:
+        import socket
+
+        probe = socket.socket()
+        probe.bind(("127.0.0.1", 0))
+        self.port = probe.getsockname()[1]
+        probe.close()
+        return self.port
+
+    def __exit__(self, *exc) -> None:
+        pass
+
+
+@pytest.mark.parametrize(
+    ("share", "expected"),
+    [(0.5, 50), (0.99, 99), (1.0, 100), (0.001, 1)],
+)
+def test_percentiles_are_nearest_rank(share, expected):
+    assert percentile(list(range(100, 0, -1)), share) == expected
+
+
+def test_transaction_control_is_counted_apart():
+    count = QueryCount(("BEGIN IMMEDIATE", "SELECT 1", 'SAVEPOINT "s1"', "INSERT INTO x", "COMMIT"))
+    assert (count.total, count.without_transaction_control) == (5, 2)
+    assert count.breakdown() == {"transaction": 3, "SELECT": 1, "INSERT": 1}
+
+
+@pytest.mark.parametrize(
+    ("settings_dict", "environ_url", "expected"),
+    [
+        ({"ENGINE": "django.db.backends.sqlite3"}, None, "sqlite:////tmp/b/bench.sqlite3"),
+        (
+            {"ENGINE": "django.db.backends.postgresql"},
+            "postgres://postgres@127.0.0.1:5432/kalooki",
+            "postgres://postgres@127.0.0.1:5432/kalooki_bench",
+        ),
+        (
+            {"ENGINE": "django.db.backends.postgresql"},
+            "postgres:///kalooki?host=/var/run/postgresql&user=postgres",
+            "postgres:///kalooki_bench?host=/var/run/postgresql&user=postgres",
+        ),
+        (
+            {"ENGINE": "django.db.backends.postgresql", "USER": "postgres", "HOST": "db", "PORT": 5433},
+            None,
+            "postgres://postgres@db:5433/kalooki_bench",
+        ),
+    ],
+)
+def test_the_server_gets_the_benchmark_database_and_nothing_else(settings_dict, environ_url, expected):
+    name = "/tmp/b/bench.sqlite3" if settings_dict["ENGINE"].endswith("sqlite3") else "kalooki_bench"
+    assert database_url(settings_dict, name, environ_url=environ_url) == expected
+
+
+def test_the_benchmark_refuses_the_projects_own_database():
+    own = connection.settings_dict["NAME"]
+    with pytest.raises(CommandError, match="own database"), fresh_database(name=own):
+        pass
+
+
+def test_player_names_differ_past_every_combination():
+    names = player_names(1100)
+    assert len(set(names)) == 1100
+    assert names[:2] == ["Ann Brown", "Bob Brown"]
