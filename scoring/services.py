@@ -334,6 +334,8 @@ def _next_unseated_round(event: Event) -> int:
 def _entry_add(*, event: Event, name: str, club: str, membership_id: str, first_round: int | None):
     if not name.strip():
         raise _errors({"name": "Give the player's name."})
+    for key, value in (("name", name), ("club", club), ("membership_id", membership_id)):
+        _as_text(value, key)
     if _name_taken(event, name):
         raise _errors({"name": f"{name.strip()!r} is already entered in this event."})
     player = _player_for(name=name, club=club, membership_id=membership_id)
@@ -486,7 +488,14 @@ def _csv_rows(text: str, report: CsvImportReport) -> list[tuple[int, dict[str, s
     columns = ["name", "club", "membership_id"]
     rows: list[tuple[int, dict[str, str]]] = []
     first = True
-    for raw in reader:
+    while True:
+        try:
+            raw = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            report.rejected.append(RejectedRow(reader.line_num, f"unreadable CSV ({exc})"))
+            break
         line = reader.line_num
         cells = [cell.strip() for cell in raw]
         if not any(cells):
@@ -585,6 +594,8 @@ def _csv_row_problem(
     name, club, membership = row.get("name", ""), row.get("club", ""), row.get("membership_id", "")
     if not name:
         return "the name is empty"
+    if any("\x00" in value for value in (name, club, membership)):
+        return "the row contains a NUL character"
     for key, limit in _FIELD_LIMITS.items():
         if len(row.get(key, "")) > limit:
             return f"the {_FIELD_WORDS[key]} is longer than {limit} characters"
@@ -970,6 +981,10 @@ def _as_bool(value: Any, path: str, *, optional: bool = False) -> bool | None:
     raise _errors({path: f"expected true or false, got {value!r}"})
 
 
+# Far above any real score, below every database's integer range.
+LARGEST_NUMBER = 1_000_000
+
+
 def _as_int(value: Any, path: str, *, minimum: int = 0, optional: bool = False) -> int | None:
     if value is None or (isinstance(value, str) and not value.strip()):
         if optional:
@@ -988,6 +1003,19 @@ def _as_int(value: Any, path: str, *, minimum: int = 0, optional: bool = False) 
         raise _errors({path: f"expected a whole number, got {value!r}"})
     if value < minimum:
         raise _errors({path: f"expected a whole number of at least {minimum}, got {value}"})
+    if value > LARGEST_NUMBER:
+        raise _errors({path: f"expected a whole number of at most {LARGEST_NUMBER}, got {value}"})
+    return value
+
+
+def _as_text(value: Any, path: str, *, optional: bool = True) -> str | None:
+    if value is None and optional:
+        return None
+    if not isinstance(value, str):
+        raise _errors({path: f"expected text, got {value!r}"})
+    # PostgreSQL cannot store NUL characters; no sheet needs one.
+    if "\x00" in value:
+        raise _errors({path: "text cannot contain NUL characters"})
     return value
 
 
@@ -1038,15 +1066,11 @@ _RESULT_KEYS = {
 def _clean_result(raw: Any, path: str) -> _CleanResult:
     if not isinstance(raw, Mapping):
         raise _errors({path: "expected an object of results"})
-    unknown = sorted(set(raw) - _RESULT_KEYS)
+    unknown = sorted(str(key) for key in set(raw) - _RESULT_KEYS)
     if unknown:
         raise _errors({f"{path}.{unknown[0]}": "unknown field"})
-    hand = raw.get("hand")
-    if hand is not None and not isinstance(hand, str):
-        raise _errors({f"{path}.hand": f"expected cards as text, got {hand!r}"})
-    reason = raw.get("other_reason") or ""
-    if not isinstance(reason, str):
-        raise _errors({f"{path}.other_reason": f"expected text, got {reason!r}"})
+    hand = _as_text(raw.get("hand"), f"{path}.hand")
+    reason = _as_text(raw.get("other_reason") or "", f"{path}.other_reason") or ""
     return _CleanResult(
         calls=_as_int(raw.get("calls", 0), f"{path}.calls") or 0,
         hand=_normal_hand(hand),
@@ -1238,6 +1262,8 @@ def deal_record(
         if current is None:
             raise ValidationError("That deal is not part of this set (it may have been deleted).")
         _check_version(current, expected_version, what=f"deal {current.number}")
+    if not isinstance(data, Mapping):
+        raise ValidationError("Deal data must be an object.")
     scored = sum(1 for row in deals if not row.void)
     if current is None and "deal" not in data and scored >= DEALS_PER_SET:
         raise ValidationError("All nine deals of this set are recorded; correct one instead.")
@@ -1430,12 +1456,12 @@ def set_reopen(*, game_set: GameSet, user, reason: str, expected_version: int | 
     return game_set
 
 
-def _sheet_problem(data: Any) -> None:
-    """Raise ValidationError when the engine cannot read the sheet (validate_sheet's exit 2)."""
+def _read_sheet(data: Any):
+    """The engine's Sheet; ValidationError naming the place when it cannot be read (exit 2)."""
     from adjudication.engine.sheet import SheetError, parse_sheet
 
     try:
-        parse_sheet(data)
+        return parse_sheet(data)
     except SheetError as exc:
         raise _errors({getattr(exc, "path", "") or "sheet": str(exc)}) from None
 
@@ -1462,26 +1488,24 @@ def sheet_import(
     _check_version(game_set, expected_version, what=what)
     if game_set.is_verified:
         raise SetLocked(game_set)
-    _sheet_problem(data)
+    sheet = _read_sheet(data)
     event = game_set.table.round.event
     seats = _seats(game_set)
     names = [seat.entry.player.name for seat in seats]
-    if list(data["players"]) != names:
+    if list(sheet.players) != names:
         raise _errors(
             {
-                "players": f"the sheet seats {', '.join(data['players'])}; "
+                "players": f"the sheet seats {', '.join(sheet.players)}; "
                 f"this table seats {', '.join(names)} (clockwise from seat 1)"
             }
         )
     rules = event.ruleset()
-    from adjudication.engine.rules import ruleset_from
-
-    if ruleset_from(data.get("ruleset", "jamaican"), data.get("rules")) != rules:
+    if sheet.rules != rules:
         raise _errors({"rules": "the sheet's rules differ from the event's"})
     before = sheet_for_set(game_set)
     Deal.objects.filter(game_set=game_set).delete()
-    if data.get("first_dealer") in names:
-        game_set.table.first_dealer = names.index(data["first_dealer"]) + 1
+    if sheet.first_dealer in names:
+        game_set.table.first_dealer = names.index(sheet.first_dealer) + 1
         game_set.table.save(update_fields=["first_dealer"])
     _apply_substitutes(seats, data.get("substitutes") or [], event)
     written: list[Deal] = []

@@ -67,6 +67,11 @@ def test_a_draft_with_error_findings_is_saved(game_set, director):
         ({"deal": 1, "out": "Zed"}, "out"),
         ({"deal": 10, "out": "Ann"}, "deal"),
         ({"deal": 1, "out": "Ann", "doubled": "perhaps"}, "doubled"),
+        ({"deal": 1, "out": "Ann", "results": {"Bob": {"penalty": 10**9}}}, "results.Bob.penalty"),
+        (
+            {"deal": 1, "out": "Ann", "results": {"Bob": {"penalty": 3, "other_reason": "a\x00b"}}},
+            "results.Bob.other_reason",
+        ),
         ({"deal": 1, "out": "Ann", "results": {"Bob": {"calls": 1}}}, "results.Bob.penalty"),
         ({"deal": 1, "out": "Ann", "results": {"Bob": {"hand": "ZZ 4H"}}}, "results.Bob.hand"),
         (
@@ -80,6 +85,12 @@ def test_unreadable_deal_data_is_refused_naming_the_field(game_set, director, da
         _record(game_set, director, data)
     assert field in caught.value.message_dict
     assert not Deal.objects.exists()
+
+
+@pytest.mark.parametrize("data", [None, [], "deal 1"])
+def test_deal_data_that_is_not_an_object_is_refused(game_set, director, data):
+    with pytest.raises(ValidationError, match="must be an object"):
+        _record(game_set, director, data)
 
 
 def test_form_strings_are_accepted(game_set, director):
