@@ -49,13 +49,21 @@ def skipped(name: str) -> dict[str, Any]:
 
 def run_section(name: str, measure: Callable[[], dict[str, Any]], progress: Callable[[str], None]) -> dict:
     progress(f"{name}: measuring")
+    before = _load_average()
     try:
         section = judged(name, measure())
     except Exception as exc:
+        # A failed measurement is reported, never hidden; the run goes on with the others.
         progress(f"{name}: FAILED {type(exc).__name__}: {exc}")
         return failed(name, exc)
+    # Other work on the machine slows every figure: the one-minute load before and after says how busy.
+    section["machine_load_before_after"] = [before, _load_average()]
     progress(f"{name}: done, target met: {section['target_met']}")
     return section
+
+
+def _load_average() -> float | None:
+    return round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None
 
 
 # --- the machine ----------------------------------------------------------------------------------
@@ -89,6 +97,7 @@ def _weasyprint() -> dict[str, Any]:
         import weasyprint
         from weasyprint.text import ffi as text_ffi
     except Exception as exc:
+        # A missing or broken PDF library is a fact about the machine: report it.
         return {"weasyprint": None, "weasyprint_error": str(exc)}
     harfbuzz = text_ffi.harfbuzz
     # WeasyPrint subsets fonts with HarfBuzz when libharfbuzz-subset is present and HarfBuzz ≥ 4.1.
@@ -126,6 +135,7 @@ def machine(*, mode: str, load_tool: str) -> dict[str, Any]:
     try:
         info["database"] = _database()
     except Exception as exc:
+        # The measurements say what broke; the machine's description must not hide them.
         info["database"] = {"error": str(exc)}
     info.update(_weasyprint())
     return info

@@ -55,6 +55,7 @@ def run_benchmark(
                 progress=progress,
             )
         except Exception as exc:
+            # Without the event nothing can be measured: every measurement says why.
             progress(f"building the event FAILED: {type(exc).__name__}: {exc}")
             report = {name: failed(name, exc, what="building the event") for name in SECTIONS}
         else:
