@@ -745,13 +745,41 @@ def round_seat(
         )
     except seating.SeatingError as exc:
         raise ValidationError(str(exc)) from exc
+    _write_tables(
+        rnd,
+        [
+            (number, [player.key for player in plan.players], plan.first_dealer)
+            for number, plan in enumerate(plans, start=1)
+        ],
+        user=user,
+        seed=seed,
+        method=method,
+        keep_clubs_apart=keep_clubs_apart,
+        reason=reason,
+    )
+    return rnd
+
+
+def _write_tables(
+    rnd: Round,
+    tables: Sequence[tuple[int, Sequence[int], int]],
+    *,
+    user,
+    seed: int | None,
+    method: str,
+    keep_clubs_apart: bool,
+    reason: str,
+) -> None:
+    """Replace the round's tables with (number, entry ids clockwise, first dealer seat); audited."""
     before = _seating_data(rnd)
     Table.objects.filter(round=rnd).delete()
-    for number, plan in enumerate(plans, start=1):
-        table = Table.objects.create(round=rnd, number=number, first_dealer=plan.first_dealer)
+    for number, entry_ids, first_dealer in tables:
+        table = Table(round=rnd, number=number, first_dealer=first_dealer)
+        table.full_clean(validate_unique=False, validate_constraints=False)
+        table.save()
         Seat.objects.bulk_create(
-            Seat(table=table, round=rnd, position=position, entry_id=player.key)
-            for position, player in enumerate(plan.players, start=1)
+            Seat(table=table, round=rnd, position=position, entry_id=entry_id)
+            for position, entry_id in enumerate(entry_ids, start=1)
         )
         GameSet.objects.create(table=table, updated_by=_user_or_none(user))
     rnd.seed, rnd.method, rnd.keep_clubs_apart = seed, method, keep_clubs_apart
@@ -759,7 +787,7 @@ def round_seat(
     rnd.full_clean()
     rnd.save(update_fields=["seed", "method", "keep_clubs_apart", "seated_at"])
     audit_record(
-        event=event,
+        event=rnd.event,
         action="kalooki.round.seated",
         user=user,
         obj=rnd,
@@ -772,7 +800,57 @@ def round_seat(
         },
         reason=reason,
     )
-    _touch_results(event.pk)
+    _touch_results(rnd.event_id)
+
+
+@dataclass(frozen=True)
+class ManualTable:
+    """One table of a hand-made seating: entries clockwise from seat 1, the first dealer's seat."""
+
+    number: int
+    entries: Sequence[Entry]
+    first_dealer: int = 1
+
+
+@transaction.atomic
+def round_seat_manual(*, round: Round, user, tables: Sequence[ManualTable], reason: str = "") -> Round:
+    """Seat a round as given (a director's own plan, or an imported archive's), replacing a draw
+    without deals. Every entry must belong to the event and sit once; table sizes must be playable
+    under the ruleset (R2). Raises ValidationError naming the table."""
+    rnd = Round.objects.select_for_update(of=("self",)).select_related("event").get(pk=round.pk)
+    event = rnd.event
+    if Deal.objects.filter(game_set__table__round=rnd).exists():
+        raise ValidationError(
+            f"Round {rnd.number} already has deals recorded; its seating cannot be changed."
+        )
+    rules = event.ruleset()
+    seen: set[int] = set()
+    numbers: set[int] = set()
+    for table in tables:
+        where = f"table {table.number}"
+        if table.number < 1 or table.number in numbers:
+            raise _errors({where: "table numbers must be 1 or more and differ"})
+        numbers.add(table.number)
+        size = len(table.entries)
+        if not (rules.min_players <= size <= rules.max_players and rules.can_deal(size)):
+            raise _errors({where: f"{size} players cannot play at one table (R2)"})
+        if not 1 <= table.first_dealer <= size:
+            raise _errors({where: f"the first dealer must be a seat from 1 to {size}"})
+        for entry in table.entries:
+            if entry.event_id != event.pk:
+                raise _errors({where: f"{entry} is not entered in this event"})
+            if entry.pk in seen:
+                raise _errors({where: f"{entry} is seated twice"})
+            seen.add(entry.pk)
+    _write_tables(
+        rnd,
+        [(t.number, [e.pk for e in t.entries], t.first_dealer) for t in tables],
+        user=user,
+        seed=None,
+        method=Round.Method.MANUAL,
+        keep_clubs_apart=False,
+        reason=reason,
+    )
     return rnd
 
 

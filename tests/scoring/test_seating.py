@@ -181,3 +181,32 @@ def test_knockout_seating_waits_for_every_set_of_the_round(
     second = services.round_create(event=event, user=director)
     with pytest.raises(ValidationError, match="not yet verified"):
         services.round_seat(round=second, user=director, seed=2)
+
+
+def test_round_seat_manual_seats_as_given(event, round1, director, sixteen):
+    names = sorted(sixteen)
+    tables = [
+        services.ManualTable(number=1, entries=[sixteen[n] for n in names[:4]], first_dealer=3),
+        services.ManualTable(number=2, entries=[sixteen[n] for n in names[4:9]]),
+    ]
+    services.round_seat_manual(round=round1, user=director, tables=tables, reason="from the archive")
+    assert _plan(round1) == [[*names[:4], "dealer 3"], [*names[4:9], "dealer 1"]]
+    assert Round.objects.get(pk=round1.pk).method == Round.Method.MANUAL
+    logged = AuditEntry.objects.get(action="kalooki.round.seated")
+    assert logged.reason == "from the archive"
+
+
+@pytest.mark.parametrize(
+    ("tables", "problem"),
+    [
+        (lambda e: [services.ManualTable(1, e[:2])], "cannot play"),
+        (lambda e: [services.ManualTable(1, e[:4]), services.ManualTable(1, e[4:8])], "differ"),
+        (lambda e: [services.ManualTable(1, e[:4]), services.ManualTable(2, e[3:7])], "twice"),
+        (lambda e: [services.ManualTable(1, e[:4], first_dealer=5)], "first dealer"),
+    ],
+)
+def test_round_seat_manual_refuses_impossible_tables(round1, director, sixteen, tables, problem):
+    entries = [sixteen[name] for name in sorted(sixteen)]
+    with pytest.raises(ValidationError, match=problem):
+        services.round_seat_manual(round=round1, user=director, tables=tables(entries))
+    assert not Table.objects.filter(round=round1).exists()
