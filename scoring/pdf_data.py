@@ -23,7 +23,7 @@ from adjudication.engine.rules import RuleSet
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 # A printed sheet lists at most this many findings and rulings, so a table's sheet stays one page.
-MAX_NOTES = 12
+MAX_NOTES = 8
 
 
 # --- plain data ---------------------------------------------------------------------------------

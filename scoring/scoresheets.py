@@ -29,8 +29,11 @@ CSS_TEMPLATE = "scoring/pdf/print.css"
 PAPER_SIZES = {"A4": "A4", "Letter": "letter"}
 # The width of a sheet's table in mm: landscape paper less the `@page sheet` margins (9 mm a side).
 SHEET_WIDTH_MM = {"A4": 297 - 18, "Letter": 279.4 - 18}
-# Deal label, dealer, out, doubled; the players share the rest, each split calls / score / total.
+# Deal label, dealer, out, doubled (percent of the width); the players share the rest, each split
+# calls / score / total. Five or more players get narrower deal columns and smaller type ("wide").
 DEAL_COLUMNS = (17.0, 8.5, 8.5, 5.0)
+WIDE_DEAL_COLUMNS = (13.5, 7.5, 7.5, 4.5)
+WIDE_FROM = 5
 PLAYER_SPLIT = (0.38, 0.28, 0.34)
 LINE_MM = 0.6 * 25.4 / 72  # the grid's 0.6 pt rule
 
@@ -41,6 +44,7 @@ class SheetLayout:
 
     columns: tuple[str, ...]
     grid: str
+    wide: bool = False
 
 
 @lru_cache(maxsize=32)
@@ -52,10 +56,12 @@ def sheet_layout(paper: str, seats: int) -> SheetLayout:
     table's width in mm and only vertical lines are drawn; the header and footer cells paint over it.
     """
     width = SHEET_WIDTH_MM.get(paper, SHEET_WIDTH_MM["A4"])
-    player = (100.0 - sum(DEAL_COLUMNS)) / max(seats, 1)
-    columns = list(DEAL_COLUMNS)
+    wide = seats >= WIDE_FROM
+    deal_columns = WIDE_DEAL_COLUMNS if wide else DEAL_COLUMNS
+    player = (100.0 - sum(deal_columns)) / max(seats, 1)
+    columns = list(deal_columns)
     lines = []
-    left = sum(DEAL_COLUMNS)
+    left = sum(deal_columns)
     for _ in range(seats):
         calls, score, total = (player * part for part in PLAYER_SPLIT)
         columns += [calls, score, total]
@@ -69,6 +75,7 @@ def sheet_layout(paper: str, seats: int) -> SheetLayout:
     return SheetLayout(
         columns=tuple(f"{column:.3f}" for column in columns),
         grid="data:image/svg+xml," + quote(svg, safe=' =:/"#.,'),
+        wide=wide,
     )
 
 

@@ -5,6 +5,7 @@ Page 1 of each kind is also drawn to PNG under build/pdf-previews/ so anyone can
 
 import io
 import re
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -207,6 +208,35 @@ def test_completed_sheet_of_a_set_in_play_leaves_unplayed_deals_blank(game_set, 
     assert all(part in line for part in ("36 59", "196 282", "20 31", "out 0 104"))
     assert deal_line(text, 4) == "4 · 12 cards · 3 runs Dee ☐"
     assert "Final total 59 282 31 104" in text
+
+
+def test_a_crowded_completed_sheet_for_six_on_letter_still_fits_one_page():
+    """Six players with long names, two void deals and more notes than fit: one page, the rest counted."""
+    event = pdf_data.EventHeader(
+        name="Kingston Open", slug="kingston", date_start=date(2026, 12, 5), paper="Letter"
+    )
+    long_names = ("Marcia Fitzgerald-Campbell", "Bob", "Cy", "Dee", "Everton Llewellyn-Smythe", "Fay")
+    players = [pdf_data.SheetPlayer(position, name) for position, name in enumerate(long_names, start=1)]
+    blank = pdf_data.blank_sheet(
+        event=event, rules=JAMAICAN, round_number=2, table_number=3, players=players, first_dealer=5
+    )
+    deals = []
+    for number in range(1, 10):
+        if number in (2, 6):
+            deals.append(pdf_data.RecordedDeal(number=number, void=True))
+        scores = {seat: 0 if seat == number % 6 + 1 else 300 + seat for seat in range(1, 7)}
+        results = {seat: pdf_data.RecordedResult(calls=3, penalty=score) for seat, score in scores.items()}
+        deals.append(pdf_data.RecordedDeal(number=number, out=number % 6 + 1, results=results))
+    notes = [
+        pdf_data.SheetNote(kind="error", text=f"TOTAL_MISMATCH (V14): a long message, number {index}", deal=1)
+        for index in range(20)
+    ]
+    sheet = pdf_data.completed_sheet(blank=blank, rules=JAMAICAN, deals=deals, notes=notes)
+    pdf = scoresheets.write_pdf(scoresheets.sheets_html([sheet]))
+    [text] = page_texts(pdf)
+    assert "… and 12 more on the table’s page." in text
+    assert "Director" in text
+    assert page_sizes(pdf) == {LETTER_LANDSCAPE}
 
 
 # --- round packs --------------------------------------------------------------------------------
