@@ -72,8 +72,11 @@ class StandingsTable(RowsTable):
 
     def __init__(self, data, *, event, knockout: bool = False, **kwargs):
         exclude = () if knockout else ("round_reached",)
-        super().__init__(data, exclude=exclude, **kwargs)
+        super().__init__(data, exclude=exclude, template_name="scoring/_standings_table.html", **kwargs)
         self.event = event
+        self.knockout = knockout
+        # The player page's address without the id: one reverse per page, not one per row.
+        self.player_url_prefix = reverse("scoring:player", kwargs={"slug": event.slug, "entry_id": 0})[:-2]
 
     def render_place(self, value, record):
         return shared_place(value, record.get("shared"))

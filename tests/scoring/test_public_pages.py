@@ -412,3 +412,20 @@ def test_head_requests_are_answered(client, world):
     response = client.head(url("standings", world["event"]))
     assert response.status_code == 200
     assert response.has_header("ETag")
+
+
+@pytest.mark.parametrize("knockout", [False, True])
+def test_standings_rows_have_a_cell_under_every_heading(
+    client, make_event, make_table, director, play_set, knockout
+):
+    fields = {"format": "knockout", "advance": 2} if knockout else {}
+    event = make_event(name="Cells", slug="cells", **fields)
+    play_set(
+        make_table(services.round_create(event=event, user=director), FOUR),
+        nine({"Ann": 1, "Bob": 2, "Cy": 3, "Dee": 4}),
+    )
+    html = page(client, url("standings", event))
+    table = html.split('class="standings"', 1)[1].split("</table>", 1)[0]
+    headings = len(re.findall(r'<th scope="col"', table))
+    first_row = table.split("<tbody>", 1)[1].split("</tr>", 1)[0]
+    assert headings == len(re.findall(r"<t[dh][ >]", first_row)) == (10 if knockout else 9)
