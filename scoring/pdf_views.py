@@ -1,0 +1,79 @@
+"""Printable PDFs: fetch, authorise, call the renderer in `scoring.scoresheets`, wrap the bytes.
+
+Table sheets (blank and completed) and round packs are for the event's directors and staff; the
+standings and the seating list are public, like the pages they print.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from django.utils.http import content_disposition_header
+from django.views.decorators.http import require_safe
+
+from . import scoresheets
+from .models import Event, Table
+from .permissions import director_required
+from .views import event_for, public_results_page, round_for, round_param, wants_provisional
+
+TRUE_WORDS = {"1", "true", "yes", "on"}
+
+
+def pdf_response(data: bytes, filename: str) -> HttpResponse:
+    """The PDF shown in the browser (inline), saved under `filename` when downloaded."""
+    response = HttpResponse(data, content_type="application/pdf")
+    response["Content-Disposition"] = content_disposition_header(False, filename)
+    return response
+
+
+def _table(event: Event, number: int, table: int) -> Table:
+    return get_object_or_404(
+        Table.objects.select_related("round__event"), round__event=event, round__number=number, number=table
+    )
+
+
+@require_safe
+@director_required
+def table_blank(request, event: Event, number: int, table: int):
+    """A table's sheet to fill in: players, dealers, deal sizes and contracts printed, boxes empty."""
+    data = scoresheets.render_table_sheet(table=_table(event, number, table), completed=False)
+    return pdf_response(data, f"{event.slug}-r{number}-t{table}-blank.pdf")
+
+
+@require_safe
+@director_required
+def table_completed(request, event: Event, number: int, table: int):
+    """A table's sheet filled in from the recorded results, with its verification, findings, rulings."""
+    data = scoresheets.render_table_sheet(table=_table(event, number, table), completed=True)
+    return pdf_response(data, f"{event.slug}-r{number}-t{table}-sheet.pdf")
+
+
+@require_safe
+@director_required
+def round_sheets(request, event: Event, number: int):
+    """Every table's sheet of a round, one a page, in table order (?completed=1: filled in)."""
+    rnd = round_for(event, number)
+    completed = request.GET.get("completed", "").strip().lower() in TRUE_WORDS
+    data = scoresheets.render_round_sheets(round=rnd, completed=completed)
+    kind = "sheets" if completed else "blank-sheets"
+    return pdf_response(data, f"{event.slug}-r{number}-{kind}.pdf")
+
+
+@public_results_page
+def standings(request, slug: str):
+    """The standings as on the standings page (?round=N, ?provisional=1), header on every page."""
+    event = event_for(request, slug)
+    round_number = round_param(request, event)
+    provisional = wants_provisional(request)
+    data = scoresheets.render_standings(event=event, round_number=round_number, provisional=provisional)
+    scope = f"r{round_number}-" if round_number else ""
+    kind = "provisional-standings" if provisional else "standings"
+    return pdf_response(data, f"{event.slug}-{scope}{kind}.pdf")
+
+
+@require_safe
+def seating(request, slug: str, number: int):
+    """A round's seating to pin on the wall: by player name, then by table."""
+    event = event_for(request, slug)
+    rnd = round_for(event, number)
+    return pdf_response(scoresheets.render_seating(round=rnd), f"{event.slug}-r{number}-seating.pdf")
