@@ -1001,17 +1001,25 @@ def findings_for_set(game_set: GameSet, *, sheet: Mapping[str, Any] | None = Non
     return validate_data(dict(sheet) if sheet is not None else sheet_for_set(game_set))
 
 
-def _refresh_findings(game_set: GameSet) -> list:
-    findings = findings_for_set(game_set)
+def _refresh_findings(game_set: GameSet, sheet: Mapping[str, Any] | None = None) -> list:
+    findings = findings_for_set(game_set, sheet=sheet)
     game_set.findings = [finding.as_dict() for finding in findings]
     game_set.error_count = sum(1 for finding in findings if finding.severity == "error")
     game_set.warning_count = len(findings) - game_set.error_count
     return findings
 
 
-def _bump_set(game_set: GameSet, user, change: str, *, findings: bool = True) -> list:
-    """Record a change to the set: version, who/when, the findings cache. Returns the findings."""
-    found = _refresh_findings(game_set) if findings else []
+def _bump_set(
+    game_set: GameSet,
+    user,
+    change: str,
+    *,
+    findings: bool = True,
+    sheet: Mapping[str, Any] | None = None,
+) -> list:
+    """Record a change to the set: version, who/when, the findings cache (from `sheet` when the
+    caller already built it). Returns the findings."""
+    found = _refresh_findings(game_set, sheet) if findings else []
     game_set.version += 1
     game_set.updated_by = _user_or_none(user)
     game_set.updated_at = timezone.now()
@@ -1241,6 +1249,11 @@ def _next_number(deals: Sequence[Deal]) -> int:
     return last.number if last.void else min(last.number + 1, DEALS_PER_SET)
 
 
+# Foreign keys set from rows just read in the same transaction: checking them again would cost a
+# query each (the database constraints still hold).
+_RELATIONS = ("game_set", "out", "updated_by", "deal", "entry")
+
+
 def _write_deal(
     *,
     game_set: GameSet,
@@ -1264,7 +1277,7 @@ def _write_deal(
     deal.dealer = positions[clean.dealer] if clean.dealer else None
     deal.updated_by = _user_or_none(user)
     deal.updated_at = timezone.now()
-    deal.full_clean(validate_unique=False, validate_constraints=False)
+    deal.full_clean(exclude=_RELATIONS, validate_unique=False, validate_constraints=False)
     deal.save()
     existing = {result.entry_id: result for result in DealResult.objects.filter(deal=deal)}
     keep = set()
@@ -1286,18 +1299,16 @@ def _write_deal(
         row.contract_error = result.contract_error
         row.other_points = result.other_points
         row.other_reason = result.other_reason
-        row.full_clean(validate_unique=False, validate_constraints=False)
+        row.full_clean(exclude=_RELATIONS, validate_unique=False, validate_constraints=False)
         row.save()
     DealResult.objects.filter(deal=deal).exclude(entry_id__in=keep).delete()
     return deal
 
 
 def _deal_audit_data(deal: Deal, seats: Sequence[Seat]) -> dict[str, Any]:
+    """The deal as audit before/after data; `deal` with its results prefetched (see `_deals`)."""
     names = {seat.position: seat.entry.player.name for seat in seats}
-    fresh = (
-        Deal.objects.select_related("out__player").prefetch_related("results__entry__player").get(pk=deal.pk)
-    )
-    return {"sequence": fresh.sequence, **deal_as_data(fresh, names)}
+    return {"sequence": deal.sequence, **deal_as_data(deal, names)}
 
 
 @transaction.atomic
@@ -1333,7 +1344,7 @@ def deal_record(
         raise SetLocked(game_set)
     seats = _seats(game_set)
     names = [seat.entry.player.name for seat in seats]
-    deals = list(Deal.objects.filter(game_set=game_set).order_by("sequence"))
+    deals = _deals(game_set)
     current = None
     if deal is not None:
         current = next((row for row in deals if row.pk == deal.pk), None)
@@ -1373,9 +1384,11 @@ def deal_record(
     except IntegrityError as exc:
         raise ValidationError(f"The deal could not be saved: {exc}") from exc
     adjudication_services.rulings_sync_from_results(deal=saved, user=user, rules=rules)
-    after = _deal_audit_data(saved, seats)
+    deals = _deals(game_set)
+    after = _deal_audit_data(next(row for row in deals if row.pk == saved.pk), seats)
     verb = "corrected" if current else "recorded"
-    findings = _bump_set(game_set, user, f"deal {saved.number} {verb}")
+    sheet = sheet_from_rows(game_set, seats, deals)
+    findings = _bump_set(game_set, user, f"deal {saved.number} {verb}", sheet=sheet)
     audit_record(
         event=event,
         action=f"kalooki.deal.{verb}",
@@ -1394,7 +1407,7 @@ def deal_delete(*, deal: Deal, user, expected_version: int | None = None, reason
     game_set = _locked_set(deal.game_set)
     if game_set.is_verified:
         raise SetLocked(game_set)
-    current = Deal.objects.filter(pk=deal.pk, game_set=game_set).first()
+    current = next((row for row in _deals(game_set) if row.pk == deal.pk), None)
     if current is None:
         raise ValidationError("That deal has already been deleted.")
     _check_version(current, expected_version, what=f"deal {current.number}")
