@@ -326,6 +326,18 @@ def test_round_standings_say_which_round_and_whether_provisional(big_round, even
     assert "Provisional: verified sets and sets still in play." in texts[0]
 
 
+def test_knockout_standings_print_the_round_reached(make_event, director, make_table, play_set, nine_deals):
+    event = make_event(format="knockout", advance=2)
+    first = services.round_create(event=event, user=director)
+    play_set(make_table(first, ["A", "B", "C", "D"]), nine_deals({"A": 5, "B": 9, "C": 30, "D": 40}))
+    final = services.round_create(event=event, user=director)
+    play_set(make_table(final, ["A", "B", "E", "F"]), nine_deals({"A": 20, "B": 30, "E": 40, "F": 50}))
+    [text] = page_texts(scoresheets.render_standings(event=event))
+    assert "Place Player Club Round reached Round total Total" in text
+    assert re.search(r"^1 A 2 20 25 2 2 18 0 20$", text, re.M)
+    assert re.search(r"^5 C 1 30 30 1 0 0 0 30$", text, re.M)
+
+
 def test_standings_with_no_counted_set_say_so(event, round1):
     [text] = page_texts(scoresheets.render_standings(event=event))
     assert "No counted sets yet." in text
