@@ -90,6 +90,8 @@ def test_the_table_page_shows_the_grid_and_the_first_deal_form(as_director, game
     assert 'aria-live="polite"' in html
     assert "Deal 1 <span" in html
     assert "Set version 1" in html
+    history = reverse("adjudication:table_history", kwargs={"slug": "test-open", "number": 1, "table": 1})
+    assert f'href="{history}"' in html
     # The dealer is filled in as R21 expects (Ann deals first); the director may change it.
     assert re.search(r'<select name="dealer"[^>]*>.*?<option value="Ann" selected>', html)
 
