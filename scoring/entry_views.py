@@ -283,7 +283,7 @@ def entry_reinstate(request, event: Event, entry_id: int):
 @director_required
 @GET_POST
 def players_import(request, event: Event):
-    """Player CSV import: all or nothing, with a report of every rejected row."""
+    """Player CSV import: all or nothing; the page reports who was entered or every rejected row."""
     form = PlayersImportForm(*_posted(request))
     report = None
     status = 200
@@ -292,14 +292,6 @@ def players_import(request, event: Event):
             report = services.players_import_csv(
                 event=event, user=request.user, data=form.cleaned_data["csv"]
             )
-            if report.ok:
-                messages.success(
-                    request,
-                    f"{len(report.added)} player(s) entered"
-                    + (
-                        f", {len(report.already_entered)} already entered." if report.already_entered else "."
-                    ),
-                )
         status = 200 if report is not None and report.ok else 400
     return render(
         request,
