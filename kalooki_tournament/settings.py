@@ -34,6 +34,10 @@ if not SECRET_KEY:
 
         raise ImproperlyConfigured("Set DJANGO_SECRET_KEY when DEBUG is off.")
     SECRET_KEY = _DEV_SECRET
+elif SECRET_KEY == _DEV_SECRET and not DEBUG:
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured("DJANGO_SECRET_KEY is the published development key: set a secret one.")
 
 # The venue network: `make run HOST=0.0.0.0` lets phones and the projector connect by the laptop's IP.
 ALLOWED_HOSTS = env_list(
@@ -64,6 +68,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "kalooki_tournament.ratelimit.LoginRateLimitMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
 ]
@@ -91,7 +96,9 @@ WSGI_APPLICATION = "kalooki_tournament.wsgi.application"
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("DJANGO_CONN_MAX_AGE", "0")),
+        # Keep connections between requests: opening one per request halves the standings page's throughput.
+        conn_max_age=int(os.environ.get("DJANGO_CONN_MAX_AGE", "600")),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -115,6 +122,14 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# Log-in attempts: LOGIN_FAILURE_LIMIT failures per username and address within LOGIN_FAILURE_WINDOW
+# seconds lock that pair out for the rest of the window (kalooki_tournament/ratelimit.py).
+AUTHENTICATION_BACKENDS = ["kalooki_tournament.ratelimit.RateLimitedModelBackend"]
+LOGIN_FAILURE_LIMIT = int(os.environ.get("DJANGO_LOGIN_FAILURE_LIMIT", "5"))
+LOGIN_FAILURE_WINDOW = int(os.environ.get("DJANGO_LOGIN_FAILURE_WINDOW", str(15 * 60)))
+# Behind a reverse proxy: the header it writes the client's address into (e.g. HTTP_X_REAL_IP).
+LOGIN_CLIENT_IP_HEADER = os.environ.get("DJANGO_CLIENT_IP_HEADER", "")
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "scoring:home"
@@ -143,7 +158,13 @@ CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": "kalooki",
-    }
+    },
+    # Shared by every worker process: failed log-ins are counted in the database.
+    "ratelimit": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "kalooki_ratelimit_cache",
+        "OPTIONS": {"MAX_ENTRIES": 50_000},
+    },
 }
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/kalooki.html"
