@@ -3,7 +3,8 @@
 A second event with one round of `pdf_tables` tables is built for it (untimed). The pack is rendered
 through `scoring.scoresheets.render_round_sheets` (the reads, the template and the layout); the floor is
 `weasyprint.HTML(string=html).write_pdf()` of the very HTML the renderer lays out
-(`scoresheets.round_pack_html`). Both the blank pack (printed before the round) and the completed one
+(`scoresheets.round_pack_html`); the same with the garbage collector paused (as the renderer runs
+WeasyPrint) is reported beside it. Both the blank pack (printed before the round) and the completed one
 (after it) are measured; the target is judged on the blank pack.
 """
 
@@ -16,7 +17,7 @@ from typing import Any
 
 from .context import BenchContext
 from .fixture import build_event
-from .timing import median, ratio, rounded
+from .timing import gc_paused, median, ratio, rounded
 
 
 def count_pages(pdf: bytes) -> int:
@@ -35,7 +36,7 @@ def _clocked(function) -> tuple[float, float, bytes]:
     return time.perf_counter() - wall, time.process_time() - cpu, result
 
 
-def _pack(round_, *, completed: bool, runs: int) -> dict[str, Any]:
+def _pack(round_, *, completed: bool, runs: int, with_paused_floor: bool = False) -> dict[str, Any]:
     from weasyprint import HTML
 
     from scoring import scoresheets
@@ -48,7 +49,11 @@ def _pack(round_, *, completed: bool, runs: int) -> dict[str, Any]:
     def bare() -> bytes:
         return HTML(string=html).write_pdf()
 
-    renders, floors, render_cpu, floor_cpu = [], [], [], []
+    def bare_paused() -> bytes:
+        with gc_paused():
+            return HTML(string=html).write_pdf()
+
+    renders, floors, render_cpu, floor_cpu, paused = [], [], [], [], []
     pdf = floor_pdf = b""
     for run in range(runs):
         # Alternate which goes first, so warm caches or a busy neighbour favour neither side.
@@ -62,9 +67,11 @@ def _pack(round_, *, completed: bool, runs: int) -> dict[str, Any]:
                 floors.append(wall)
                 floor_cpu.append(cpu)
                 floor_pdf = output
+        if with_paused_floor:
+            paused.append(_clocked(bare_paused)[0])
     pages = count_pages(pdf)
     render_s, floor_s = median(renders), median(floors)
-    return {
+    figures = {
         "pages": pages,
         "bare_pages": count_pages(floor_pdf),
         "pdf_bytes": len(pdf),
@@ -81,6 +88,11 @@ def _pack(round_, *, completed: bool, runs: int) -> dict[str, Any]:
         "cpu_seconds_per_page": rounded(median(render_cpu) / pages) if pages else None,
         "bare_cpu_seconds_per_page": rounded(median(floor_cpu) / pages) if pages else None,
     }
+    if paused and pages:
+        # WeasyPrint with the garbage collector paused, as the renderer runs it: the layout's own cost.
+        figures["bare_gc_paused_seconds_per_page"] = rounded(median(paused) / pages)
+        figures["ratio_to_bare_gc_paused"] = rounded(ratio(render_s, median(paused)), 2)
+    return figures
 
 
 def measure(context: BenchContext) -> dict[str, Any]:
@@ -95,7 +107,7 @@ def measure(context: BenchContext) -> dict[str, Any]:
     )
     round_ = built.rounds[0]
     context.progress(f"pdf_round: rendering the blank {scale.pdf_tables}-table pack ({scale.pdf_runs} runs)")
-    blank = _pack(round_, completed=False, runs=scale.pdf_runs)
+    blank = _pack(round_, completed=False, runs=scale.pdf_runs, with_paused_floor=True)
     # The completed pack (printed after the round) is reported beside it, in one run to save time.
     context.progress("pdf_round: rendering the completed pack (1 run)")
     completed = _pack(round_, completed=True, runs=1)
