@@ -141,7 +141,8 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where `collectstatic` gathers the files whitenoise serves in production.
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", BASE_DIR / "staticfiles"))
 # Everything a page needs (htmx, styles, fonts) is served by the app: the venue may have no internet.
 STATICFILES_DIRS = [BASE_DIR / "kalooki_tournament" / "static"]
 STORAGES = {
