@@ -77,15 +77,20 @@ class EventAdmin(admin.ModelAdmin):
         return fields
 
     def save_model(self, request, obj, form, change):
-        before = {name: form.initial.get(name) for name in form.changed_data} if change else None
+        fields = [name for name in form.changed_data if name != "directors"]
+        before = {name: form.initial.get(name) for name in fields} if change else None
+        after = {name: form.cleaned_data.get(name) for name in fields}
+        if "directors" in form.changed_data:
+            # The many-to-many is saved after this method: the event still has its old directors.
+            if change:
+                before["directors"] = [user.get_username() for user in obj.directors.all()]
+            after["directors"] = [user.get_username() for user in form.cleaned_data["directors"]]
         if change:
             obj.version += 1
-        super().save_model(request, obj, form, change)
-        after = {name: form.cleaned_data.get(name) for name in form.changed_data if name != "directors"}
-        if "directors" in form.changed_data:
-            after["directors"] = [user.get_username() for user in form.cleaned_data["directors"]]
-            if before is not None:
-                before["directors"] = [str(pk) for pk in form.initial.get("directors", [])]
+            # Only the edited columns: results may have moved the results stamp since the form loaded.
+            obj.save(update_fields=[*fields, "version"])
+        else:
+            obj.save()
         audit_record(
             event=obj,
             action="kalooki.event.changed" if change else "kalooki.event.created",

@@ -49,3 +49,23 @@ def played_world(game_set, director, example_sheet):
 
     services.sheet_import(game_set=game_set, user=director, data=example_sheet)
     return game_set
+
+
+def test_an_event_edited_in_the_admin_is_audited_with_its_directors(admin_client, event):
+    from adjudication.models import AuditEntry
+
+    page = admin_client.get(f"/admin/scoring/event/{event.pk}/change/")
+    form = page.context["adminform"].form
+    data = {name: form[name].value() for name in form.fields if form[name].value() is not None}
+    data["venue"] = "Mona Campus"
+    data["directors"] = []
+    data["rules_overrides"] = "{}"
+    data["tiebreaks"] = '["total", "sets_won", "deals_won", "doubled_outs", "worst_deal"]'
+    response = admin_client.post(f"/admin/scoring/event/{event.pk}/change/", data)
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    event.refresh_from_db()
+    assert (event.venue, event.version) == ("Mona Campus", 2)
+    logged = AuditEntry.objects.filter(action="kalooki.event.changed").get()
+    assert logged.after["venue"] == "Mona Campus"
+    assert logged.before["directors"] == ["director"]
+    assert logged.after["directors"] == []
