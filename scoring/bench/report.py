@@ -144,7 +144,13 @@ def machine(*, mode: str, load_tool: str) -> dict[str, Any]:
 # --- the text table -------------------------------------------------------------------------------
 
 SUMMARY_KEYS = {
-    "validator": ("deals_per_second", "validate_median_s", "json_loads_median_s", "ratio_to_json_loads"),
+    "validator": (
+        "deals_per_second",
+        "ratio_to_json_loads",
+        "validate_median_s",
+        "json_loads_median_s",
+        "deals_per_cpu_second",
+    ),
     "standings": (
         "cold_median_ms",
         "cold_queries",
@@ -154,8 +160,15 @@ SUMMARY_KEYS = {
         "not_modified_median_ms",
         "selector_median_ms",
     ),
-    "record_deal": ("median_ms", "queries", "min_ms", "max_ms"),
-    "pdf_round": ("pages", "seconds_per_page", "bare_seconds_per_page", "ratio_to_bare_weasyprint"),
+    "record_deal": ("median_ms", "queries", "queries_median", "min_ms", "max_ms", "cpu_median_ms"),
+    "pdf_round": (
+        "pages",
+        "seconds_per_page",
+        "bare_seconds_per_page",
+        "ratio_to_bare_weasyprint",
+        "bare_gc_paused_seconds_per_page",
+        "cpu_seconds_per_page",
+    ),
     "load": ("tool", "requests_per_second", "p50_ms", "p99_ms", "errors", "connections"),
 }
 
@@ -174,7 +187,8 @@ def text_table(report: dict[str, Any]) -> str:
     lines = [
         f"Kalooki benchmark ({info.get('mode')}): {info.get('cores')} cores, Python {info.get('python')}, "
         f"Django {info.get('django')}, {database.get('vendor')} {database.get('version')}, "
-        f"WeasyPrint {info.get('weasyprint')} (HarfBuzz subset: {info.get('harfbuzz_subset')})",
+        f"WeasyPrint {info.get('weasyprint')} (HarfBuzz subset: {info.get('harfbuzz_subset')}); "
+        f"load average at the start {info.get('load_average')}",
         "",
         f"{'measure':<12} {'target':<10} figures",
     ]
