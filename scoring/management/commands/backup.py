@@ -1,0 +1,168 @@
+"""A night's backup: every event's archive and a dump of the whole database, in one timestamped zip.
+
+    python manage.py backup [--dir backups] [--keep 14]
+
+The zip `kalooki-backup-YYYYMMDD-HHMMSS.zip` holds `events/<slug>.json` (kalooki-event/1, audit log
+included: `import_event` reads it back), the database dump — `database.sqlite3` (SQLite's online
+backup API, a consistent copy while the site runs), `database.sql` (PostgreSQL's pg_dump) or, when
+pg_dump is missing or fails, `database.json` (Django's dumpdata) — and `manifest.json` saying which.
+It is written under a temporary name and renamed when complete, so a half-written backup never counts.
+The newest --keep backups are kept; older ones in the folder are removed. Prints what it wrote.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import tempfile
+import zipfile
+from pathlib import Path
+
+import django
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import connection
+from django.utils import timezone
+
+from adjudication.archive import archive_dumps, event_export
+from scoring.models import Event
+
+PREFIX = "kalooki-backup-"
+PG_DUMP_SECONDS = 600
+
+
+class Command(BaseCommand):
+    help = "Write every event's archive and a database dump into a timestamped zip; keep the newest N."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--dir", default="backups", help="the folder for backups (default: backups)")
+        parser.add_argument("--keep", type=int, default=14, help="how many backups to keep (default: 14)")
+
+    def handle(self, *args, dir: str, keep: int, **options) -> None:
+        if keep < 1:
+            raise CommandError("--keep must be at least 1.")
+        folder = Path(dir)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise CommandError(f"Cannot use {folder}: {exc.strerror or exc}") from None
+        target = _free_name(folder, timezone.localtime().strftime("%Y%m%d-%H%M%S"))
+        partial = target.with_name(target.name + ".partial")
+        try:
+            with (
+                tempfile.TemporaryDirectory() as scratch,
+                zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_DEFLATED) as archive,
+            ):
+                slugs = self._events(archive)
+                dump, method, note = _database_dump(Path(scratch))
+                archive.write(dump, dump.name)
+                manifest = {
+                    "created_at": timezone.now().isoformat(),
+                    "events": slugs,
+                    "database": {"file": dump.name, "method": method, "vendor": connection.vendor},
+                    "django": django.get_version(),
+                }
+                archive.writestr("manifest.json", json.dumps(manifest, indent=2))
+            os.replace(partial, target)
+        except BaseException:
+            partial.unlink(missing_ok=True)
+            raise
+        size = target.stat().st_size
+        self.stdout.write(f"Wrote {target} ({size:,} bytes)")
+        self.stdout.write(f"  events: {len(slugs)} ({', '.join(slugs) or 'none'})")
+        self.stdout.write(f"  database: {dump.name} ({method}){f' — {note}' if note else ''}")
+        for old in _prune(folder, keep):
+            self.stdout.write(f"Removed {old} (keeping the newest {keep})")
+
+    def _events(self, archive: zipfile.ZipFile) -> list[str]:
+        slugs = []
+        for event in Event.objects.order_by("slug"):
+            archive.writestr(f"events/{event.slug}.json", archive_dumps(event_export(event=event)))
+            slugs.append(event.slug)
+        return slugs
+
+
+def _free_name(folder: Path, stamp: str) -> Path:
+    """`kalooki-backup-<stamp>.zip`, or with -2, -3 … when a backup already took that second."""
+    candidate = folder / f"{PREFIX}{stamp}.zip"
+    number = 2
+    while candidate.exists():
+        candidate = folder / f"{PREFIX}{stamp}-{number}.zip"
+        number += 1
+    return candidate
+
+
+def _prune(folder: Path, keep: int) -> list[Path]:
+    """Remove all but the newest `keep` backups (only files this command names)."""
+    backups = sorted(folder.glob(f"{PREFIX}*.zip"), key=lambda path: (path.stat().st_mtime, path.name))
+    old = backups[:-keep]
+    for path in old:
+        path.unlink()
+    return old
+
+
+def _database_dump(scratch: Path) -> tuple[Path, str, str]:
+    """(file, method, note) for the default database."""
+    if connection.vendor == "sqlite":
+        return _sqlite_copy(scratch), "sqlite3 online backup", ""
+    note = ""
+    if connection.vendor == "postgresql":
+        pg_dump = shutil.which("pg_dump")
+        if pg_dump:
+            try:
+                return _pg_dump(pg_dump, scratch), "pg_dump", ""
+            except (OSError, subprocess.SubprocessError) as exc:
+                note = f"pg_dump failed ({_first_line(exc)}), used dumpdata instead"
+        else:
+            note = "pg_dump not found, used dumpdata instead"
+    return _dumpdata(scratch), "django dumpdata", note
+
+
+def _sqlite_copy(scratch: Path) -> Path:
+    target = scratch / "database.sqlite3"
+    connection.ensure_connection()
+    copy = sqlite3.connect(target)
+    try:
+        connection.connection.backup(copy)
+    finally:
+        copy.close()
+    return target
+
+
+def _pg_dump(pg_dump: str, scratch: Path) -> Path:
+    target = scratch / "database.sql"
+    params = connection.settings_dict
+    env = {**os.environ}
+    if params.get("PASSWORD"):
+        env["PGPASSWORD"] = str(params["PASSWORD"])
+    command = [pg_dump, "--no-owner", "--no-privileges", "--file", str(target)]
+    for flag, key in (("--host", "HOST"), ("--port", "PORT"), ("--username", "USER")):
+        if params.get(key):
+            command += [flag, str(params[key])]
+    command.append(params["NAME"])
+    result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=PG_DUMP_SECONDS)
+    if result.returncode != 0:
+        raise subprocess.SubprocessError(result.stderr.strip() or f"exit {result.returncode}")
+    return target
+
+
+def _dumpdata(scratch: Path) -> Path:
+    target = scratch / "database.json"
+    call_command(
+        "dumpdata",
+        "--natural-foreign",
+        "--natural-primary",
+        "--exclude=contenttypes",
+        "--exclude=auth.permission",
+        "--exclude=sessions",
+        f"--output={target}",
+        verbosity=0,
+    )
+    return target
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
