@@ -452,6 +452,8 @@ def _known_deal(raw: Any) -> Any:
                 if key in RESULT_KEYS and not (value is None and key in ("calls", "other_points"))
             }
             for name, row in results.items()
+            # A null result is no result (the validator reports it missing).
+            if row is not None
         }
     return deal
 
