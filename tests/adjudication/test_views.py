@@ -403,3 +403,31 @@ def test_the_log_pages_cannot_change_anything(as_director, event, played, issued
             assert method(url).status_code == 405
     assert AuditEntry.objects.count() == count
     assert GameSet.objects.get(pk=played.pk).version == version
+
+
+def test_verify_lock_and_reopen_through_the_director_pages(as_director, client, event, played):
+    """End to end over HTTP: verify, a locked set refuses a ruling, reopening needs a reason, the
+    correction after it is public and logged."""
+
+    def version():
+        return GameSet.objects.get(pk=played.pk).version
+
+    def direct(name, data):
+        return as_director.post(reverse(f"scoring:{name}", args=[event.slug, 1, 1]), data)
+
+    verified = direct("direct_verify", {"acknowledge": "on", "version": version()})
+    assert verified.status_code == 302 and GameSet.objects.get(pk=played.pk).is_verified
+    deal = played.deals.get(sequence=3)
+    locked = as_director.post(
+        table_url("table_rulings", event, played, deal=3),
+        {"player": "Dee", "kind": "overcall", "version": deal.version},
+    )
+    assert locked.status_code == 400 and b"verified and locked" in locked.content
+    no_reason = direct("direct_reopen", {"reason": "", "version": version()})
+    assert no_reason.status_code == 400 and GameSet.objects.get(pk=played.pk).is_verified
+    reopened = direct("direct_reopen", {"reason": "Scorer swapped two columns", "version": version()})
+    assert reopened.status_code == 302 and not GameSet.objects.get(pk=played.pk).is_verified
+    public = client.get(reverse("scoring:table", args=[event.slug, 1, 1]))
+    assert b"Corrected after verification" in public.content
+    log = as_director.get(reverse("adjudication:log", args=[event.slug]), {"action": "kalooki.set.reopened"})
+    assert log.context["page"].paginator.count == 1 and b"Scorer swapped two columns" in log.content
