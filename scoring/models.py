@@ -160,6 +160,22 @@ class Player(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def clean(self) -> None:
+        # A rename must not give two players of one event the same name: sheets refer to names.
+        if self.pk and self.name:
+            clash = (
+                Entry.objects.filter(event__entries__player=self)
+                .exclude(player=self)
+                .annotate(lname=Lower("player__name"))
+                .filter(lname=self.name.strip().lower())
+                .select_related("event")
+                .first()
+            )
+            if clash is not None:
+                raise ValidationError(
+                    {"name": f"{clash.event} already has a player called {clash.player.name}."}
+                )
+
 
 class Entry(models.Model):
     """A player entered in an event. `first_round` lets late entries join from a later round."""

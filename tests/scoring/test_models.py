@@ -65,3 +65,14 @@ def test_event_ruleset_applies_the_overrides(make_event):
     event = make_event(rules_overrides={"overcall_penalty": 25})
     assert event.ruleset().overcall_penalty == 25
     assert event.etag == f'"{event.pk}-0"'
+
+
+def test_a_player_cannot_be_renamed_onto_another_entry_of_the_same_event(entries):
+    from django.core.exceptions import ValidationError
+
+    bob = entries["Bob"].player
+    bob.name = "ann"
+    with pytest.raises(ValidationError, match="already has a player called Ann"):
+        bob.full_clean()
+    bob.name = "Robert"
+    bob.full_clean()
