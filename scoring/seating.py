@@ -157,3 +157,23 @@ def plan_tables(
         rng.shuffle(table)
         plans.append(TablePlan(players=tuple(table), first_dealer=rng.randint(1, len(table))))
     return plans
+
+
+def plan_round(
+    players: Sequence[Seatable],
+    rules,
+    *,
+    rng: random.Random,
+    shuffle: bool,
+    keep_clubs_apart: bool = False,
+) -> list[TablePlan]:
+    """Tables for `players` under a RuleSet: its table size (R2), one more or one fewer at the last
+    tables, every table dealable from the deck."""
+    sizes = table_sizes(
+        len(players),
+        size=rules.table_size,
+        min_players=rules.min_players,
+        max_players=rules.max_players,
+        fits=rules.can_deal,
+    )
+    return plan_tables(players, sizes, rng=rng, shuffle=shuffle, keep_clubs_apart=keep_clubs_apart)

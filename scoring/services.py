@@ -729,16 +729,9 @@ def round_seat(
     rules = event.ruleset()
     order = _seating_order(rnd, method, rng)
     try:
-        sizes = seating.table_sizes(
-            len(order),
-            size=rules.table_size,
-            min_players=rules.min_players,
-            max_players=rules.max_players,
-            fits=rules.can_deal,
-        )
-        plans = seating.plan_tables(
+        plans = seating.plan_round(
             [seating.Seatable(entry.pk, entry.player.club) for entry in order],
-            sizes,
+            rules,
             rng=rng,
             shuffle=method == Round.Method.RANDOM,
             keep_clubs_apart=keep_clubs_apart,
