@@ -23,7 +23,7 @@ from scoring import selectors
 from scoring.models import Deal, DealResult, Event, GameSet, Round, Table
 
 from .context import BenchContext
-from .queries import QueryCount, counted, production_like, timed
+from .queries import counted, production_like, timed
 from .timing import median, ms, ratio, rounded
 
 
@@ -50,13 +50,10 @@ def floor_sql() -> str:
     )
 
 
-def sql_totals(event: Event) -> tuple[float, dict[int, int]]:
-    sql = floor_sql()
-    start = time.perf_counter()
+def sql_totals(event: Event) -> dict[int, int]:
     with connection.cursor() as cursor:
-        cursor.execute(sql, [event.pk, GameSet.Status.VERIFIED, False])
-        rows = cursor.fetchall()
-    return time.perf_counter() - start, {entry_id: int(total) for entry_id, total in rows}
+        cursor.execute(floor_sql(), [event.pk, GameSet.Status.VERIFIED, False])
+        return {entry_id: int(total) for entry_id, total in cursor.fetchall()}
 
 
 def _client() -> Client:
@@ -69,7 +66,7 @@ def _expect(response, status: int, what: str) -> None:
 
 
 class _Page:
-    """GETs of one page through the whole Django stack: timed with DEBUG off, counted apart."""
+    """GETs of one page through the whole Django stack, checked for the expected status."""
 
     def __init__(self, path: str, *, status: int, what: str, headers: dict[str, str] | None = None) -> None:
         self.client = _client()
@@ -81,20 +78,32 @@ class _Page:
         _expect(response, self.status, self.what)
         return response
 
-    def measure(self, runs: int, *, before=None) -> tuple[list[float], QueryCount, Any]:
-        times = []
-        # One untimed request first: compiling templates and the like happen once per process, not
-        # once per cold cache.
-        response = self.get()
-        for _ in range(runs):
-            if before:
-                before()
-            seconds, response = timed(self.get)
-            times.append(seconds)
-        if before:
-            before()
-        count, _ = counted(self.get)
-        return times, count, response
+    def cold(self):
+        cache.clear()
+        return self.get()
+
+
+class _Series:
+    """Wall and CPU seconds of repeated calls."""
+
+    def __init__(self) -> None:
+        self.wall: list[float] = []
+        self.cpu: list[float] = []
+
+    def run(self, function):
+        cpu = time.process_time()
+        seconds, result = timed(function)
+        self.cpu.append(time.process_time() - cpu)
+        self.wall.append(seconds)
+        return result
+
+    @property
+    def median_ms(self) -> float:
+        return ms(median(self.wall))
+
+    @property
+    def cpu_median_ms(self) -> float:
+        return ms(median(self.cpu))
 
 
 def measure(context: BenchContext) -> dict[str, Any]:
@@ -109,43 +118,59 @@ def _measure(context: BenchContext) -> dict[str, Any]:
     event = Event.objects.get(pk=context.event.event.pk)
     path = context.standings_path
     runs = context.scale.standings_runs
-    floors, selector_times = [], []
+    page = _Page(path, status=200, what="standings page")
+    # One untimed request first: compiling templates and the like happen once per process, not once
+    # per cold cache.
+    response = page.cold()
+    floor, selector, cold, warm, revalidated = _Series(), _Series(), _Series(), _Series(), _Series()
     totals: dict[int, int] = {}
+    # The floor, the selector and the cold page take turns, so a busy neighbour slows all three alike.
     for _ in range(runs):
-        seconds, totals = sql_totals(event)
-        floors.append(seconds)
+        totals = floor.run(lambda: sql_totals(event))
+        rows = selector.run(lambda: selectors.standings_for_event(event, with_ids=True))
+        response = cold.run(page.cold)
+    cold_count, _ = counted(page.cold)
     for _ in range(runs):
-        seconds, rows = timed(lambda: selectors.standings_for_event(event, with_ids=True))
-        selector_times.append(seconds)
-    cold, cold_count, response = _Page(path, status=200, what="cold standings page").measure(
-        runs, before=cache.clear
-    )
-    warm, warm_count, _ = _Page(path, status=200, what="warm standings page").measure(runs)
+        warm.run(page.get)
+    warm_count, _ = counted(page.get)
     etag = response.headers.get("ETag")
-    revalidated, revalidated_count = [], None
+    revalidated_count = None
     if etag:
-        page = _Page(path, status=304, what="conditional GET of the page", headers={"If-None-Match": etag})
-        revalidated, revalidated_count, _ = page.measure(runs)
-    floor = median(floors)
+        conditional = _Page(
+            path, status=304, what="conditional GET of the page", headers={"If-None-Match": etag}
+        )
+        for _ in range(runs):
+            revalidated.run(conditional.get)
+        revalidated_count, _ = counted(conditional.get)
+    floor_s = median(floor.wall)
     page_totals = {row["entry_id"]: row["total"] for row in rows}
     return {
         "url": path,
         "players": len(rows),
         "page_bytes": len(response.content),
         "runs": runs,
-        "sql_floor_median_ms": ms(floor),
-        "selector_median_ms": ms(median(selector_times)),
-        "cold_median_ms": ms(median(cold)),
-        "cold_runs_ms": [ms(value) for value in cold],
+        "sql_floor_median_ms": ms(floor_s),
+        "selector_median_ms": selector.median_ms,
+        "cold_median_ms": cold.median_ms,
+        "cold_runs_ms": [ms(value) for value in cold.wall],
         "cold_queries": cold_count.total,
         "cold_query_kinds": cold_count.breakdown(),
-        "cold_ratio_to_sql": rounded(ratio(median(cold), floor), 2),
-        "warm_median_ms": ms(median(warm)),
+        "cold_ratio_to_sql": rounded(ratio(median(cold.wall), floor_s), 2),
+        "warm_median_ms": warm.median_ms,
         "warm_queries": warm_count.total,
-        "warm_ratio_to_sql": rounded(ratio(median(warm), floor), 2),
-        "not_modified_median_ms": ms(median(revalidated)) if revalidated else None,
+        "warm_ratio_to_sql": rounded(ratio(median(warm.wall), floor_s), 2),
+        "not_modified_median_ms": revalidated.median_ms if revalidated.wall else None,
         "not_modified_queries": revalidated_count.total if revalidated_count else None,
         "etag": etag,
+        # This process's CPU: the Python side (on SQLite the database's work too, and then the CPU ratio
+        # is what the wall-clock ratio would be on an otherwise idle machine).
+        "cpu_ms": {
+            "sql_floor": floor.cpu_median_ms,
+            "selector": selector.cpu_median_ms,
+            "cold_page": cold.cpu_median_ms,
+            "warm_page": warm.cpu_median_ms,
+        },
+        "cold_cpu_ratio_to_sql": rounded(ratio(median(cold.cpu), median(floor.cpu)), 2),
         # The page's totals agree with the raw SQL (the floor computes the same numbers).
         "totals_match_sql": page_totals == totals,
         "judged_on": "cold page (nothing cached)",
