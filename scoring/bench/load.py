@@ -2,11 +2,14 @@
 
 The server is warmed (every worker has answered and cached the page) before the timed run. Two runs: plain
 GETs — every answer a full 200 page, the figure judged against the target — then conditional GETs carrying
-the page's ETag, answered 304 as a revisiting phone's browser would be.
+the page's ETag, answered 304 as a revisiting phone's browser would be. With the project's default of
+a new database connection per request (DJANGO_CONN_MAX_AGE unset or 0), the plain GETs are run once
+more against a server that keeps its connections, to show what the default costs.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from . import loadgen
@@ -15,6 +18,7 @@ from .server import HOST, Server, gunicorn
 
 WARM_UP_SECONDS = 1.0
 WORKERS = 2
+PERSISTENT_SECONDS = 60
 
 
 def _tool(preference: str) -> str:
@@ -59,12 +63,28 @@ def measure(context: BenchContext) -> dict[str, Any]:
                 tool, server, path, seconds=seconds, connections=connections, headers={"If-None-Match": etag}
             ).as_dict()
         log = server.log_tail()
+    conn_max_age = int(os.environ.get("DJANGO_CONN_MAX_AGE", "0") or 0)
+    persistent = None
+    if conn_max_age == 0:
+        # The project's default opens a database connection per request; the same load with
+        # connections kept shows what that costs (DJANGO_CONN_MAX_AGE is the project's own switch).
+        context.progress(f"load: again with DJANGO_CONN_MAX_AGE={PERSISTENT_SECONDS} for {seconds:g} s")
+        with gunicorn(
+            database_url=context.database.url,
+            ready_path=path,
+            workers=WORKERS,
+            extra_environment={"DJANGO_CONN_MAX_AGE": str(PERSISTENT_SECONDS)},
+        ) as server:
+            _run(tool, server, path, seconds=WARM_UP_SECONDS, connections=connections)
+            persistent = _run(tool, server, path, seconds=seconds, connections=connections).as_dict()
     figures = plain.as_dict()
     figures.update(
         url=path,
         workers=WORKERS,
         server="gunicorn sync workers, DEBUG off",
+        conn_max_age=conn_max_age,
         conditional_get=conditional,
+        with_persistent_connections=persistent,
         server_log_tail=log or None,
     )
     return figures

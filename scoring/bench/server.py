@@ -89,9 +89,12 @@ def _wait_ready(process: subprocess.Popen, url: str, log: Path) -> None:
 
 
 @contextmanager
-def gunicorn(*, database_url: str, ready_path: str, workers: int = 2) -> Iterator[Server]:
+def gunicorn(
+    *, database_url: str, ready_path: str, workers: int = 2, extra_environment: dict[str, str] | None = None
+) -> Iterator[Server]:
     folder = Path(tempfile.mkdtemp(prefix="kalooki-bench-server-"))
     environment = server_environment(database_url=database_url, static_root=str(folder / "static"))
+    environment.update(extra_environment or {})
     base = Path(settings.BASE_DIR)
     collected = subprocess.run(
         [sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
