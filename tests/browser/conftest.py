@@ -13,10 +13,7 @@ from pathlib import Path
 
 import pytest
 
-# Playwright's sync API runs an event loop in the test's thread; Django refuses database work there
-# unless told that this is safe (it is: the loop only drives the browser). Browser tests only.
-os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-
+ASYNC_UNSAFE = "DJANGO_ALLOW_ASYNC_UNSAFE"
 CHROMIUM = Path(os.environ.get("KALOOKI_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -31,8 +28,10 @@ def skipping() -> bool:
     return os.environ.get("KALOOKI_SKIP_BROWSER", "").strip().lower() in {"1", "true", "yes"}
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    """One Chromium per browser test module. Module scope, not session: Playwright's sync API keeps an
+    event loop running in this thread while it is started, which later tests' asyncio.run() refuses."""
     if skipping():
         pytest.skip("KALOOKI_SKIP_BROWSER=1: browser tests skipped")
     if not CHROMIUM.exists():
@@ -45,16 +44,26 @@ def browser():
         from playwright.sync_api import sync_playwright
     except ImportError:
         pytest.fail("pip package playwright is missing: `.venv/bin/pip install -e '.[test]'`", pytrace=False)
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+    # That same loop makes Django refuse database work in this thread unless told it is safe (it is:
+    # the loop only drives the browser). Set for the browser tests only, and taken back after them.
+    previous = os.environ.get(ASYNC_UNSAFE)
+    os.environ[ASYNC_UNSAFE] = "true"
+    try:
+        with sync_playwright() as playwright:
+            chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+            yield chromium
+            chromium.close()
+    finally:
+        if previous is None:
+            os.environ.pop(ASYNC_UNSAFE, None)
+        else:
+            os.environ[ASYNC_UNSAFE] = previous
 
 
 @pytest.fixture
 def page(browser):
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    context.set_default_timeout(10_000)
+    context.set_default_timeout(20_000)
     page = context.new_page()
     yield page
     context.close()
@@ -64,6 +73,6 @@ def page(browser):
 def reader(browser):
     """A second, anonymous browser: what the public sees."""
     context = browser.new_context()
-    context.set_default_timeout(10_000)
+    context.set_default_timeout(20_000)
     yield context.new_page()
     context.close()
