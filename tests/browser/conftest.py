@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 ASYNC_UNSAFE = "DJANGO_ALLOW_ASYNC_UNSAFE"
+WAIT_MS = 20_000
 CHROMIUM = Path(os.environ.get("KALOOKI_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -41,11 +42,14 @@ def browser():
             pytrace=False,
         )
     try:
-        from playwright.sync_api import sync_playwright
+        from playwright.sync_api import expect, sync_playwright
     except ImportError:
         pytest.fail("pip package playwright is missing: `.venv/bin/pip install -e '.[test]'`", pytrace=False)
     # That same loop makes Django refuse database work in this thread unless told it is safe (it is:
     # the loop only drives the browser). Set for the browser tests only, and taken back after them.
+    # expect() waits for what the page should show (a finding after the debounced live check); give a
+    # busy machine as long as the page's own actions get.
+    expect.set_options(timeout=WAIT_MS)
     previous = os.environ.get(ASYNC_UNSAFE)
     os.environ[ASYNC_UNSAFE] = "true"
     try:
@@ -63,7 +67,7 @@ def browser():
 @pytest.fixture
 def page(browser):
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    context.set_default_timeout(20_000)
+    context.set_default_timeout(WAIT_MS)
     page = context.new_page()
     yield page
     context.close()
@@ -73,6 +77,6 @@ def page(browser):
 def reader(browser):
     """A second, anonymous browser: what the public sees."""
     context = browser.new_context()
-    context.set_default_timeout(20_000)
+    context.set_default_timeout(WAIT_MS)
     yield context.new_page()
     context.close()
