@@ -98,15 +98,15 @@ def _table_url(event: Event, game_set: GameSet, name: str = "direct_table", **kw
     )
 
 
-def _deal_entry(grid: dict[str, Any], *, sequence: int | None = None, data=None) -> DealEntry | None:
-    """The deal form: a correction of the deal played `sequence`-th, or the next deal (None when complete)."""
+def _deal_entry(grid: dict[str, Any], *, sequence: int | None = None) -> DealEntry | None:
+    """The blank deal form: a correction of the deal played `sequence`-th, or the next deal (None when
+    all nine are scored). The dealer R21 expects is filled in; the director may change it."""
     players = [seat["player"] for seat in grid["players"]]
     if sequence is None:
         upcoming = next((row for row in grid["rows"] if row["placeholder"]), None)
-        if upcoming is None and data is None:
+        if upcoming is None:
             return None
-        initial = {"deal": grid["next_number"], "dealer": upcoming["dealer"] if upcoming else ""}
-        return DealEntry(data, players=players, initial=initial)
+        return DealEntry(players=players, initial={"deal": grid["next_number"], "dealer": upcoming["dealer"]})
     row = grid["rows"][sequence - 1]
     by_position = {seat["position"]: seat["player"] for seat in grid["players"]}
     initial = {
@@ -119,7 +119,7 @@ def _deal_entry(grid: dict[str, Any], *, sequence: int | None = None, data=None)
         "sequence": sequence,
     }
     results = {cell["player"]: result_initial(cell) for cell in row["cells"]}
-    return DealEntry(data, players=players, initial=initial, results=results)
+    return DealEntry(players=players, initial=initial, results=results)
 
 
 def _check_lines(entry: DealEntry | None, preview: dict[str, Any] | None) -> list[dict[str, Any]]:
@@ -163,7 +163,6 @@ def _table_page(
         "reopen_form": ReopenForm(initial={"version": game_set.version}),
         "laydown_form": LaydownForm(initial={"deal": grid["next_number"] or 9}),
         "warnings": [finding for finding in grid["findings"] if finding.severity == "warning"],
-        "error_findings": [finding for finding in grid["findings"] if finding.severity == "error"],
     }
     if editing is not None:
         context["ruling_form"] = RulingForm(players=players, initial={"version": editing["version"]})
