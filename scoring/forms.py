@@ -207,18 +207,23 @@ class DealEntry:
         if not hasattr(exc, "error_dict"):
             self.errors_outside += exc.messages
             return
-        lines = dict(self.lines)
         for key, messages in exc.message_dict.items():
-            parts = key.split(".")
-            if parts[0] == "results" and len(parts) == 3 and parts[1] in lines:
-                form, field = lines[parts[1]], parts[2]
-                if field in form.fields:
-                    form.add_error(field, messages)
-                    continue
-            elif key in self.deal.fields:
+            if key in self.deal.fields:
                 self.deal.add_error(key, messages)
                 continue
-            self.errors_outside += [f"{key}: {message}" for message in messages]
+            # `results.<name>.<field>`; a name may itself hold a dot ("J. Brown").
+            line = next(
+                (
+                    (form, key.removeprefix(f"results.{name}."))
+                    for name, form in self.lines
+                    if key.startswith(f"results.{name}.")
+                ),
+                None,
+            )
+            if line is not None and line[1] in line[0].fields:
+                line[0].add_error(line[1], messages)
+            else:
+                self.errors_outside += [f"{key}: {message}" for message in messages]
 
     @property
     def problems(self) -> list[str]:

@@ -10,10 +10,12 @@ import re
 from typing import Any
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from adjudication.models import AuditEntry, Ruling
 from scoring import services
+from scoring.forms import DealEntry
 from scoring.models import Deal, DealResult, GameSet
 
 FOUR = ("Ann", "Bob", "Cy", "Dee")
@@ -522,3 +524,16 @@ def test_a_substitute_takes_a_seat_from_a_deal(as_director, game_set, make_entri
     missing = as_director.post(url, {"substitute": str(zoe.pk), "from_deal": ""})
     assert missing.status_code == 400
     assert "Give the deal the substitute plays from." in text(missing)
+
+
+def test_a_service_error_finds_its_field_when_the_name_holds_a_dot():
+    entry = DealEntry({"deal": "1"}, players=["J. Brown", "Ann"])
+    assert entry.is_valid()
+    entry.add_service_error(
+        ValidationError(
+            {"results.J. Brown.hand": ["cannot read 'ZZ'"], "results.Ann": ["expected an object"]}
+        )
+    )
+    brown = dict(entry.lines)["J. Brown"]
+    assert brown.errors["hand"] == ["cannot read 'ZZ'"]
+    assert entry.errors_outside == ["results.Ann: expected an object"]
