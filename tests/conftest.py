@@ -40,6 +40,18 @@ def renamed_sheet(sheet: Mapping[str, Any], names: Sequence[str]) -> dict[str, A
     return data
 
 
+@pytest.fixture(autouse=True)
+def _fast_passwords_and_fresh_cache(settings):
+    """Every test: a cheap password hasher (the default costs ~0.4 s a user) and an empty page cache,
+    so one test's cached standings never answer another's request."""
+    from django.core.cache import caches
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    caches["default"].clear()
+    yield
+    caches["default"].clear()
+
+
 @pytest.fixture
 def rename_sheet():
     """rename_sheet(sheet, names) -> a copy with the players renamed in seat order."""
