@@ -528,9 +528,25 @@ def _read_tables(raw: Any, round_path: str, number: int, event_rules, players) -
     return tables
 
 
+def _no_nul(value: Any, path: str) -> None:
+    """PostgreSQL cannot store a NUL character in text: refuse it here, naming the place."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise ArchiveError(path, "text cannot contain NUL characters")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            where = f"{path}.{key}" if path else str(key)
+            _no_nul(key, where)
+            _no_nul(item, where)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _no_nul(item, f"{path}[{index}]")
+
+
 def read_archive(data: Any, *, slug: str = "") -> _Plan:
     """Check the whole archive without writing anything; ArchiveError names the first problem."""
     top = _object(data, "")
+    _no_nul(top, "")
     if top.get("format") != EVENT_FORMAT:
         found = got(top["format"]) if "format" in top else "nothing"
         raise ArchiveError("format", f'expected "{EVENT_FORMAT}", got {found}')
