@@ -28,7 +28,7 @@ from typing import Any
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.text import slugify
@@ -611,6 +611,14 @@ def event_import(*, data: Any, user, slug: str = "", replace: bool = False) -> I
     the `before` of a `kalooki.event.replaced` entry) and everything else comes from the archive.
     """
     plan = read_archive(data, slug=slug)
+    try:
+        return _import(plan, user=user, slug=slug, replace=replace)
+    except IntegrityError as exc:
+        # Another import of the same slug won the race; the transaction was rolled back.
+        raise ArchiveError("", f"the database refused the import ({exc}); nothing was written") from None
+
+
+def _import(plan: _Plan, *, user, slug: str, replace: bool) -> ImportReport:
     with transaction.atomic():
         existing = Event.objects.select_for_update().filter(slug=plan.event["slug"]).first()
         if existing is not None and not replace:

@@ -93,6 +93,14 @@ def _flat(value: Any, prefix: str = "") -> dict[str, Any]:
     return {prefix or "value": value}
 
 
+def with_changes(entries) -> list[AuditEntry]:
+    """The entries as a list, each with `.changes` (see `audit_changes`) for adjudication/_history.html."""
+    entries = list(entries)
+    for entry in entries:
+        entry.changes = audit_changes(entry)
+    return entries
+
+
 def audit_changes(entry: AuditEntry, *, limit: int = 40) -> list[dict[str, Any]]:
     """What an entry changed, one row per leaf that differs: field ("results.Bob.penalty"), before,
     after. At most `limit` rows; a last row {"field": "…", "more": n} says how many were left out."""

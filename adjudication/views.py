@@ -27,7 +27,7 @@ from scoring.selectors import audit_for_event
 from scoring.templatetags.kalooki import user_directs
 
 from . import services
-from .audit import audit_changes, history_for, history_for_table, table_scope
+from .audit import history_for, history_for_table, table_scope, with_changes
 from .forms import NO_USER, AuditFilterForm, RulingAppealForm, RulingDecideForm, RulingIssueForm
 from .models import AuditEntry, Ruling
 
@@ -48,13 +48,6 @@ def _ruling(event: Event, ruling_id: int) -> Ruling:
         pk=ruling_id,
         deal__game_set__table__round__event=event,
     )
-
-
-def _with_changes(entries) -> list[AuditEntry]:
-    entries = list(entries)
-    for entry in entries:
-        entry.changes = audit_changes(entry)
-    return entries
 
 
 def _ruling_url(ruling: Ruling, event: Event) -> str:
@@ -203,7 +196,7 @@ def _ruling_page(request, event, item, *, appeal=None, decide=None, status=200):
             "ruling": item,
             "round": item.deal.game_set.table.round,
             "table": item.deal.game_set.table,
-            "history": _with_changes(history_for(item).select_related("user")),
+            "history": with_changes(history_for(item).select_related("user")),
             "appeal_form": appeal,
             "decide_form": decide,
             "is_director": directs,
@@ -271,7 +264,7 @@ def table_history(request, slug: str, number: int, table: int):
             "game_set": game_set,
             "table": game_set.table,
             "round": game_set.table.round,
-            "history": _with_changes(history_for_table(game_set)),
+            "history": with_changes(history_for_table(game_set)),
         },
     )
 
@@ -325,7 +318,7 @@ def event_log(request, event: Event):
     if request.GET.get("_export") == "csv":
         return _csv_response(event, entries)
     page = Paginator(entries, LOG_PAGE_SIZE).get_page(request.GET.get("page"))
-    page.object_list = _with_changes(page.object_list)
+    page.object_list = with_changes(page.object_list)
     query = request.GET.copy()
     query.pop("page", None)
     query["_export"] = "csv"

@@ -14,19 +14,22 @@ transactions, see settings) in every suite.
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 from collections import defaultdict
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from django.db import connection
 
 from adjudication import services as rulings
+from adjudication.archive import ArchiveError, event_import
 from adjudication.engine.simulator import simulate_sheet
 from adjudication.models import AuditEntry, Ruling
 from scoring import services
-from scoring.models import Deal, DealResult, Entry
+from scoring.models import Deal, DealResult, Entry, Event, GameSet
 
 ON_POSTGRES = connection.vendor == "postgresql"
 
@@ -218,3 +221,23 @@ def test_many_directors_on_shared_tables_lose_nothing_on_postgresql(round1, dire
 @pytest.mark.django_db(transaction=True)
 def test_directors_on_shared_tables_lose_nothing_on_either_database(round1, director, make_table):
     scenario(round1=round1, director=director, make_table=make_table, tables=2, threads=4, operations=8)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_imports_of_one_archive_at_once_make_one_event():
+    archive = json.loads((Path(__file__).parent.parent / "data/events/example-event.json").read_text())
+    results: list[str] = []
+
+    def load(_index: int) -> None:
+        try:
+            event_import(data=archive, user=None)
+            results.append("imported")
+        except ArchiveError as exc:
+            results.append(exc.messages[0])
+
+    assert not run_threads(2, load)
+    assert len(results) == 2 and results.count("imported") == 1
+    (refusal,) = [result for result in results if result != "imported"]
+    assert "already exists" in refusal or "nothing was written" in refusal
+    assert Event.objects.count() == 1
+    assert GameSet.objects.count() == 2
