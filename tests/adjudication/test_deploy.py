@@ -89,12 +89,6 @@ def test_production_pages_carry_the_security_headers():
 # --- log-in rate limit --------------------------------------------------------------------------
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    # Log-in tests check counting, not hashing: a cheap hasher keeps them quick.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def limiter():
     caches[ratelimit.CACHE_ALIAS].clear()

@@ -16,17 +16,6 @@ from scoring.models import Entry, Round, Seat, Table
 EIGHT = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal")
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture
-def as_director(client, director):
-    client.force_login(director)
-    return client
-
-
 def url(name, event, **kwargs):
     return reverse(f"scoring:{name}", kwargs={"slug": event.slug, **kwargs})
 

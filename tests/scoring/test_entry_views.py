@@ -21,17 +21,6 @@ from scoring.models import Deal, DealResult, GameSet
 FOUR = ("Ann", "Bob", "Cy", "Dee")
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture
-def as_director(client, director):
-    client.force_login(director)
-    return client
-
-
 def table_url(game_set, name="direct_table", **kwargs):
     table = game_set.table
     return reverse(

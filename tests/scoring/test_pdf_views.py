@@ -1,8 +1,6 @@
 """The PDF views: who may print what, and what comes back (a PDF with a sensible file name)."""
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.urls import reverse
 
 DIRECTOR_ONLY = [
@@ -14,14 +12,6 @@ PUBLIC = [
     ("scoring:pdf_seating", {"number": 1}),
     ("scoring:pdf_standings", {}),
 ]
-
-
-@pytest.fixture(autouse=True)
-def fast_accounts(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def url(name, event, **kwargs):
@@ -58,8 +48,7 @@ def test_directors_get_the_sheets_as_pdf(client, event, game_set, director, name
     assert response.content.startswith(b"%PDF-")
 
 
-def test_staff_may_print_any_events_sheets(client, event, game_set):
-    staff = get_user_model().objects.create_user("staff", password="pw-staff-1", is_staff=True)
+def test_staff_may_print_any_events_sheets(client, event, game_set, staff):
     client.force_login(staff)
     assert client.get(url("scoring:pdf_round_sheets", event, number=1)).status_code == 200
 

@@ -7,7 +7,6 @@ import re
 
 import openpyxl
 import pytest
-from django.core.cache import cache
 from django.urls import reverse
 
 from scoring import services
@@ -15,15 +14,6 @@ from tests.conftest import FOUR, nine
 
 SECOND = ("Eve", "Fay", "Gus", "Hal")
 THIRD = ("Ivy", "Jon", "Kim", "Lou")
-
-
-@pytest.fixture(autouse=True)
-def fresh_cache(settings):
-    # Accounts are made in every world; the default hasher costs a third of a second each.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ from urllib.parse import urlsplit
 
 import pytest
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.shortcuts import resolve_url
 from django.urls import reverse
 
@@ -18,11 +17,6 @@ from scoring.models import Deal
 
 ENTRY_URLS = [pattern.name for pattern in entry_urls.urlpatterns]
 METHODS = ("get", "post")
-
-
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture
@@ -49,10 +43,6 @@ def address(name: str, world) -> str:
     return reverse(f"scoring:{name}", kwargs=kwargs)
 
 
-def user(username: str, **fields):
-    return get_user_model().objects.create_user(username, password="pw-not-used-here", **fields)
-
-
 def written() -> tuple[int, int]:
     return AuditEntry.objects.count(), Deal.objects.count()
 
@@ -66,7 +56,9 @@ def test_every_entry_url_is_listed():
 
 @pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("name", ENTRY_URLS)
-def test_anonymous_visitors_log_in_and_everyone_else_is_refused(client, world, other_director, name, method):
+def test_anonymous_visitors_log_in_and_everyone_else_is_refused(
+    client, world, stranger, other_director, name, method
+):
     target = address(name, world)
     before = written()
     response = getattr(client, method)(target)
@@ -74,7 +66,7 @@ def test_anonymous_visitors_log_in_and_everyone_else_is_refused(client, world, o
     location = urlsplit(response["Location"])
     assert location.path == resolve_url(settings.LOGIN_URL)
     assert target in response["Location"].replace("%2F", "/")
-    for who, account in (("stranger", user("stranger")), ("director of another event", other_director)):
+    for who, account in (("stranger", stranger), ("director of another event", other_director)):
         client.force_login(account)
         assert getattr(client, method)(target).status_code == 403, who
     assert written() == before
@@ -83,8 +75,8 @@ def test_anonymous_visitors_log_in_and_everyone_else_is_refused(client, world, o
 @pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("name", ENTRY_URLS)
 @pytest.mark.parametrize("who", ["director", "staff"])
-def test_the_events_directors_and_staff_may_use_it(client, world, director, name, method, who):
-    client.force_login(director if who == "director" else user("staff", is_staff=True))
+def test_the_events_directors_and_staff_may_use_it(client, world, director, staff, name, method, who):
+    client.force_login(director if who == "director" else staff)
     response = getattr(client, method)(address(name, world))
     # A POST-only URL answers GET with 405; bad or empty forms with 400; never 403 or a login page.
     assert response.status_code in (200, 302, 400, 405, 409)

@@ -4,19 +4,9 @@ event's directors (and staff) are offered the way into its director pages."""
 import re
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.urls import reverse
 
 from tests.conftest import FOUR, nine
-
-
-@pytest.fixture(autouse=True)
-def fresh_cache(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture
@@ -53,8 +43,7 @@ def test_anonymous_readers_get_no_edit_controls(client, played):
         assert ">Log in</a>" in html, address
 
 
-def test_a_signed_in_stranger_reads_everything_but_is_offered_nothing(client, played):
-    stranger = get_user_model().objects.create_user("stranger", password="pw-stranger-1")
+def test_a_signed_in_stranger_reads_everything_but_is_offered_nothing(client, played, stranger):
     client.force_login(stranger)
     for address in public_addresses(played):
         response = client.get(address)
@@ -82,8 +71,7 @@ def test_directing_another_event_is_not_enough(client, played, make_event, other
     assert director_link(html)
 
 
-def test_staff_are_offered_every_events_director_pages(client, played):
-    staff = get_user_model().objects.create_user("staff", password="pw-staff-1", is_staff=True)
+def test_staff_are_offered_every_events_director_pages(client, played, staff):
     client.force_login(staff)
     html = client.get(reverse("scoring:round", kwargs={"slug": played.slug, "number": 1})).content.decode()
     assert director_link(html)

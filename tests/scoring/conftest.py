@@ -1,0 +1,25 @@
+"""Accounts the scoring tests share: the event's director logged in, staff, and a stranger who directs
+nothing (the event, its director and the shared table come from tests/conftest.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture
+def as_director(client, director):
+    """The test client, logged in as the event's director."""
+    client.force_login(director)
+    return client
+
+
+@pytest.fixture
+def staff(django_user_model):
+    """Staff may direct every event without being named on it."""
+    return django_user_model.objects.create_user("staff", password="pw-staff-1", is_staff=True)
+
+
+@pytest.fixture
+def stranger(django_user_model):
+    """Logged in, but directs no event."""
+    return django_user_model.objects.create_user("stranger", password="pw-stranger-1")
