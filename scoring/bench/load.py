@@ -10,11 +10,12 @@ more against a server that keeps its connections, to show what the default costs
 from __future__ import annotations
 
 import os
+from functools import partial
 from typing import Any
 
 from . import loadgen
 from .context import BenchContext
-from .server import HOST, Server, gunicorn
+from .server import HOST, Server, collected_static, gunicorn
 
 WARM_UP_SECONDS = 1.0
 WORKERS = 2
@@ -49,9 +50,16 @@ def measure(context: BenchContext) -> dict[str, Any]:
     seconds = context.load_seconds or scale.load_seconds
     connections = scale.load_connections
     tool = _tool(context.load_tool)
+    context.progress("load: collecting static files")
+    with collected_static(database_url=context.database.url) as static_root:
+        return _measure(context, tool, static_root, seconds=seconds, connections=connections)
+
+
+def _measure(context: BenchContext, tool: str, static_root, *, seconds: float, connections: int) -> dict:
     path = context.standings_path
+    serve = partial(gunicorn, database_url=context.database.url, static_root=static_root, ready_path=path)
     context.progress(f"load: starting gunicorn ({WORKERS} workers) on {HOST}")
-    with gunicorn(database_url=context.database.url, ready_path=path, workers=WORKERS) as server:
+    with serve(workers=WORKERS) as server:
         _run(tool, server, path, seconds=WARM_UP_SECONDS, connections=connections)
         context.progress(f"load: {tool}, {connections} connections, {seconds:g} s on {server.url(path)}")
         plain = _run(tool, server, path, seconds=seconds, connections=connections)
@@ -69,12 +77,8 @@ def measure(context: BenchContext) -> dict[str, Any]:
         # The project's default opens a database connection per request; the same load with
         # connections kept shows what that costs (DJANGO_CONN_MAX_AGE is the project's own switch).
         context.progress(f"load: again with DJANGO_CONN_MAX_AGE={PERSISTENT_SECONDS} for {seconds:g} s")
-        with gunicorn(
-            database_url=context.database.url,
-            ready_path=path,
-            workers=WORKERS,
-            extra_environment={"DJANGO_CONN_MAX_AGE": str(PERSISTENT_SECONDS)},
-        ) as server:
+        kept = {"DJANGO_CONN_MAX_AGE": str(PERSISTENT_SECONDS)}
+        with serve(workers=WORKERS, extra_environment=kept) as server:
             _run(tool, server, path, seconds=WARM_UP_SECONDS, connections=connections)
             persistent = _run(tool, server, path, seconds=seconds, connections=connections).as_dict()
     figures = plain.as_dict()
