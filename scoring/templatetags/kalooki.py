@@ -64,6 +64,13 @@ def event_nav(context):
     }
 
 
+@register.simple_tag(takes_context=True)
+def directs_event(context) -> bool:
+    """`{% directs_event as is_director %}`: whether the user directs the page's event (the navigation's
+    answer, so no extra query)."""
+    return user_directs(context.get("request"), context.get("event"))
+
+
 @register.filter
 def place(row) -> str:
     """A standings row's place as players read it: "=1" when shared."""

@@ -1,7 +1,12 @@
 """The PDF views: who may print what, and what comes back (a PDF with a sensible file name)."""
 
+import re
+from html import unescape
+
 import pytest
 from django.urls import reverse
+
+from scoring import services
 
 DIRECTOR_ONLY = [
     ("scoring:pdf_table_blank", {"number": 1, "table": 1}),
@@ -89,3 +94,133 @@ def test_what_does_not_exist_is_404(client, event, game_set, director, name, kwa
 
 def test_a_bad_standings_round_is_404(client, event, game_set):
     assert client.get(url("scoring:pdf_standings", event) + "?round=x").status_code == 404
+
+
+# --- the buttons that lead to them -------------------------------------------------------------
+
+PDF_LINK = re.compile(r'<a class="button" type="application/pdf" href="([^"]+)">(.*?)</a>', flags=re.S)
+TABLE_SHEETS = [
+    "Print blank sheet for round 1, table 1 (PDF)",
+    "Print completed sheet for round 1, table 1 (PDF)",
+]
+ROUND_SHEETS = ["Print blank sheets for round 1 (PDF)", "Print completed sheets for round 1 (PDF)"]
+SEATING = ["Print seating list for round 1 (PDF)"]
+WHO = ["anonymous", "stranger", "director of another event", "director", "staff"]
+DIRECTS = {"director", "staff"}
+
+# page, its URL kwargs and query, the PDF links everyone sees, those only the event's directors see.
+PUBLIC_PAGES = [
+    ("table", {"number": 1, "table": 1}, "", [], TABLE_SHEETS),
+    ("round", {"number": 1}, "", SEATING, ROUND_SHEETS),
+    ("seating", {"number": 1}, "", SEATING, []),
+    ("standings", {}, "", ["Print official standings, all rounds (PDF)"], []),
+    ("standings", {}, "?round=1&provisional=1", ["Print provisional standings, round 1 (PDF)"], []),
+]
+DIRECTOR_PAGES = [
+    ("direct", {}, ROUND_SHEETS + SEATING),
+    ("direct_table", {"number": 1, "table": 1}, TABLE_SHEETS),
+]
+
+
+@pytest.fixture
+def played(event, game_set, play_set, nine_deals):
+    play_set(game_set, nine_deals({"Ann": 100, "Bob": 150, "Cy": 200, "Dee": 250}))
+    return event
+
+
+@pytest.fixture
+def accounts(director, staff, stranger, other_director, make_event):
+    make_event(name="Other Open", slug="other-open", directors=[other_director])
+    return {
+        "anonymous": None,
+        "stranger": stranger,
+        "director of another event": other_director,
+        "director": director,
+        "staff": staff,
+    }
+
+
+def pdf_links(html: str) -> dict[str, str]:
+    """{name as a screen reader reads it (hidden text included): address} for the page's PDF buttons."""
+    return {
+        re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", label)).strip(): unescape(href)
+        for href, label in PDF_LINK.findall(html)
+    }
+
+
+def page_links(client, name, event, kwargs, query="") -> dict[str, str]:
+    response = client.get(url(f"scoring:{name}", event, **kwargs) + query)
+    assert response.status_code == 200
+    return pdf_links(response.content.decode())
+
+
+def assert_pdfs(client, links: dict[str, str]):
+    """Following each link gives a PDF."""
+    for label, href in links.items():
+        response = client.get(href)
+        assert response.status_code == 200, label
+        assert response["Content-Type"] == "application/pdf", label
+        assert response.content.startswith(b"%PDF-"), label
+
+
+@pytest.mark.parametrize("who", WHO)
+@pytest.mark.parametrize(("name", "kwargs", "query", "public", "directors"), PUBLIC_PAGES)
+def test_public_pages_offer_the_sheets_to_the_events_directors_only(
+    client, played, accounts, who, name, kwargs, query, public, directors
+):
+    if accounts[who]:
+        client.force_login(accounts[who])
+    expected = public + (directors if who in DIRECTS else [])
+    assert sorted(page_links(client, name, played, kwargs, query)) == sorted(expected)
+
+
+@pytest.mark.parametrize(("name", "kwargs", "query", "public", "directors"), PUBLIC_PAGES)
+def test_every_pdf_button_gives_its_pdf(as_director, played, name, kwargs, query, public, directors):
+    links = page_links(as_director, name, played, kwargs, query)
+    assert links
+    assert_pdfs(as_director, links)
+
+
+@pytest.mark.parametrize(("name", "kwargs", "query", "public", "directors"), PUBLIC_PAGES)
+def test_anonymous_readers_get_the_public_pdfs_their_buttons_lead_to(
+    client, played, name, kwargs, query, public, directors
+):
+    links = page_links(client, name, played, kwargs, query)
+    assert len(links) == len(public)
+    assert_pdfs(client, links)
+
+
+@pytest.mark.parametrize(("name", "kwargs", "expected"), DIRECTOR_PAGES)
+@pytest.mark.parametrize("who", ["director", "staff"])
+def test_the_director_pages_offer_every_pdf_and_each_gives_its_pdf(
+    client, played, accounts, who, name, kwargs, expected
+):
+    client.force_login(accounts[who])
+    links = page_links(client, name, played, kwargs)
+    assert sorted(links) == sorted(expected)
+    if who == "director":
+        assert_pdfs(client, links)
+
+
+def test_the_standings_button_prints_the_view_on_screen(client, played):
+    links = page_links(client, "standings", played, {}, "?provisional=1&round=1&sort=-total")
+    (href,) = links.values()
+    response = client.get(href)
+    assert response["Content-Disposition"] == 'inline; filename="test-open-r1-provisional-standings.pdf"'
+    everything = url("scoring:pdf_standings", played) + "?provisional=1"
+    links = page_links(client, "standings", played, {}, "?provisional=1")
+    assert links == {"Print provisional standings, all rounds (PDF)": everything}
+
+
+def test_the_completed_round_pack_button_asks_for_the_completed_sheets(as_director, played):
+    links = page_links(as_director, "round", played, {"number": 1})
+    response = as_director.get(links["Print completed sheets for round 1 (PDF)"])
+    assert response["Content-Disposition"] == 'inline; filename="test-open-r1-sheets.pdf"'
+
+
+def test_a_round_not_yet_seated_offers_nothing_to_print(as_director, played, director):
+    services.round_create(event=played, user=director)
+    assert page_links(as_director, "round", played, {"number": 2}) == {}
+    assert page_links(as_director, "seating", played, {"number": 2}) == {}
+    dashboard = page_links(as_director, "direct", played, {})
+    assert not any("round 2" in label for label in dashboard)
