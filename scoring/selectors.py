@@ -11,6 +11,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from django.db import connection
 from django.db.models import Count, F, Max, Prefetch, Q, QuerySet, Sum
 
 from adjudication.models import AuditEntry, Ruling
@@ -116,17 +117,115 @@ def rank(rows: list[dict[str, Any]], key) -> list[dict[str, Any]]:
 
     Sets `place` and `shared` on each row (in place) and returns the sorted list.
     """
-    rows.sort(key=lambda row: (key(row), row["player"].casefold(), row["player"]))
     keys = [key(row) for row in rows]
+    order = sorted(range(len(rows)), key=lambda i: (keys[i], rows[i]["player"].casefold(), rows[i]["player"]))
+    rows[:] = [rows[i] for i in order]
+    keys = [keys[i] for i in order]
+    place = 1
     for index, row in enumerate(rows):
-        first = index
-        while first > 0 and keys[first - 1] == keys[index]:
-            first -= 1
-        row["place"] = first + 1
+        if index and keys[index - 1] != keys[index]:
+            place = index + 1
+        row["place"] = place
         row["shared"] = (index > 0 and keys[index - 1] == keys[index]) or (
             index + 1 < len(rows) and keys[index + 1] == keys[index]
         )
     return rows
+
+
+def _standings_sql(*, round_number: int | None, provisional: bool, knockout: bool) -> tuple[str, list[Any]]:
+    """One statement giving each player's standings figures over the counted sets (its first
+    parameter: the event's id). Columns: player_id, name, club, entry_id, `_STATS` over every counted
+    set and, for a knock-out event, the last round reached and `_STATS` over that round's sets alone.
+
+    `scored` is the only pass over the results (one row per counted result); `per_set` sums them per
+    (set, player), grouped by two integer columns. `sets` finds each set's lowest total and whether
+    the set is complete — R20: won after its nine scored deals (a verified set is complete by
+    decision), equal lowest totals share the win. The rest adds the sets up per player and joins the
+    names onto one row per player.
+    """
+    quote = connection.ops.quote_name
+
+    def table(model) -> str:
+        return quote(model._meta.db_table)
+
+    def col(alias: str, model, name: str) -> str:
+        return f"{alias}.{quote(model._meta.get_field(name).column)}"
+
+    where = [f"{col('ro', Round, 'event')} = %s", f"NOT {col('d', Deal, 'void')}"]
+    params: list[Any] = []
+    if not provisional:
+        where.append(f"{col('g', GameSet, 'status')} = %s")
+        params.append(GameSet.Status.VERIFIED)
+    if round_number is not None:
+        where.append(f"{col('ro', Round, 'number')} = %s")
+        params.append(round_number)
+    went_out = f"{col('d', Deal, 'out')} = {col('r', DealResult, 'entry')}"
+    # PostgreSQL guesses nearly one (set, player) group per result and then sorts them all on disk;
+    # behind this fence it guesses a few thousand and aggregates in memory (SQLite needs no fence).
+    fence = " OFFSET 0" if connection.vendor == "postgresql" else ""
+
+    def figures(only_last: bool = False) -> str:
+        def of(value: str) -> str:
+            return f"CASE WHEN j.round = x.reached THEN {value} ELSE 0 END" if only_last else value
+
+        return (
+            f"SUM({of('j.total')}), SUM({of('1')}), SUM({of('j.set_won')}), SUM({of('j.won')}), "
+            f"SUM({of('j.doubled')}), MAX({of('j.worst')})"
+        )
+
+    if knockout:
+        players = f"""
+        reached AS (SELECT entry_id, MAX(round) AS reached FROM judged GROUP BY entry_id),
+        players AS (
+            SELECT j.entry_id, {figures()}, MAX(x.reached), {figures(only_last=True)}
+            FROM judged j JOIN reached x ON x.entry_id = j.entry_id
+            GROUP BY j.entry_id
+        )"""
+    else:
+        players = f"""
+        players AS (SELECT j.entry_id, {figures()} FROM judged j GROUP BY j.entry_id)"""
+    sql = f"""
+        WITH per_set AS (
+            SELECT set_id, entry_id, SUM(penalty) AS total, MAX(penalty) AS worst, COUNT(*) AS deals,
+                   SUM(won) AS won, SUM(doubled) AS doubled
+            FROM (
+                SELECT {col("d", Deal, "game_set")} AS set_id, {col("r", DealResult, "entry")} AS entry_id,
+                       {col("r", DealResult, "penalty")} AS penalty,
+                       CASE WHEN {went_out} THEN 1 ELSE 0 END AS won,
+                       CASE WHEN {went_out} AND {col("d", Deal, "doubled")} THEN 1 ELSE 0 END AS doubled
+                FROM {table(DealResult)} r
+                JOIN {table(Deal)} d ON d.id = {col("r", DealResult, "deal")}
+                JOIN {table(GameSet)} g ON g.id = {col("d", Deal, "game_set")}
+                JOIN {table(Table)} t ON t.id = {col("g", GameSet, "table")}
+                JOIN {table(Round)} ro ON ro.id = {col("t", Table, "round")}
+                WHERE {" AND ".join(where)}{fence}
+            ) scored
+            GROUP BY set_id, entry_id
+        ),
+        sets AS (
+            SELECT s.set_id, {col("ro", Round, "number")} AS round, MIN(s.total) AS lowest,
+                   CASE WHEN {col("g", GameSet, "status")} = %s OR MAX(s.deals) >= %s
+                        THEN 1 ELSE 0 END AS complete
+            FROM per_set s
+            JOIN {table(GameSet)} g ON g.id = s.set_id
+            JOIN {table(Table)} t ON t.id = {col("g", GameSet, "table")}
+            JOIN {table(Round)} ro ON ro.id = {col("t", Table, "round")}
+            GROUP BY s.set_id, {col("g", GameSet, "status")}, {col("ro", Round, "number")}
+        ),
+        judged AS (
+            SELECT s.entry_id, s.total, s.worst, s.won, s.doubled, x.round,
+                   CASE WHEN x.complete = 1 AND s.total = x.lowest THEN 1 ELSE 0 END AS set_won
+            FROM per_set s JOIN sets x ON x.set_id = s.set_id
+        ),{players}
+        SELECT {col("e", Entry, "player")}, {col("p", Player, "name")}, {col("p", Player, "club")}, a.*
+        FROM players a
+        JOIN {table(Entry)} e ON e.id = a.entry_id
+        JOIN {table(Player)} p ON p.id = {col("e", Entry, "player")}
+    """
+    return sql, [*params, GameSet.Status.VERIFIED, DEALS_PER_SET]
+
+
+_STATS = ("total", "sets", "sets_won", "deals_won", "doubled_outs", "worst_deal")
 
 
 def standings_for_event(
@@ -146,47 +245,35 @@ def standings_for_event(
     Knock-out events add `round_reached` (the last round with a counted set) and `round_total` (the
     total in that round) and rank by round reached first, then by the chain applied to that round's
     sets alone — so the final table decides the champion. `with_ids` adds entry_id and player_id.
+
+    Everything is summed in the database (`_standings_sql`); Python only ranks one row per player.
     """
-    rows = _set_rows(event, round_number=round_number, provisional=provisional)
-    winners = _set_winners(rows)
     knockout = event.is_knockout
-    players: dict[int, dict[str, Any]] = {}
-    reached: dict[int, int] = defaultdict(int)
-    for row in rows:
-        reached[row["entry_id"]] = max(reached[row["entry_id"]], row["round"])
-    by_round: dict[int, dict[str, Any]] = {}
-    for row in sorted(rows, key=lambda r: r["round"]):
-        entry_id = row["entry_id"]
-        if entry_id not in players:
-            players[entry_id] = {
-                "player": row["player"],
-                "club": row["club"],
-                **_new_stats(),
-                "_ids": (entry_id, row["player_id"]),
-            }
-        won = (row["set_id"], entry_id) in winners
-        _add(players[entry_id], row, won)
-        if knockout and row["round"] == reached[entry_id]:
-            _add(by_round.setdefault(entry_id, _new_stats()), row, won)
+    sql, params = _standings_sql(round_number=round_number, provisional=provisional, knockout=knockout)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [event.pk, *params])
+        fetched = cursor.fetchall()
     chain = list(event.tiebreaks or TIEBREAKS)
-    table = list(players.values())
-    if knockout:
-        for row in table:
-            entry_id = row["_ids"][0]
-            row["round_reached"] = reached[entry_id]
-            row["round_total"] = by_round[entry_id]["total"]
-            row["_key"] = (-reached[entry_id], *chain_key(by_round[entry_id], chain))
-        rank(table, key=lambda row: row["_key"])
-    else:
-        rank(table, key=lambda row: chain_key(row, chain))
-    fields = KNOCKOUT_FIELDS if knockout else STANDINGS_FIELDS
-    out = []
-    for row in table:
-        shaped = {name: row[name] for name in fields}
-        if with_ids:
-            shaped["entry_id"], shaped["player_id"] = row["_ids"]
-        out.append(shaped)
-    return out
+    rows = []
+    keys = {}
+    for player_id, name, club, entry_id, *figures in fetched:
+        # Rows are built in their final key order; rank() fills in place and shared.
+        row: dict[str, Any] = {"place": 0, "shared": False, "player": name, "club": club}
+        row.update(zip(_STATS, map(int, figures[:6]), strict=True))
+        if knockout:
+            reached, *last = map(int, figures[6:])
+            row["round_reached"] = reached
+            row["round_total"] = last[0]
+            keys[entry_id] = (-reached, *chain_key(dict(zip(_STATS, last, strict=True)), chain))
+        else:
+            keys[entry_id] = chain_key(row, chain)
+        row["entry_id"], row["player_id"] = entry_id, player_id
+        rows.append(row)
+    rank(rows, key=lambda row: keys[row["entry_id"]])
+    if not with_ids:
+        for row in rows:
+            del row["entry_id"], row["player_id"]
+    return rows
 
 
 def knockout_qualifiers(event: Event, *, round_number: int) -> list[int]:
