@@ -641,15 +641,26 @@ def round_create(*, event: Event, user, number: int | None = None) -> Round:
 
 
 def _seating_data(rnd: Round) -> list[dict[str, Any]]:
-    tables = Table.objects.filter(round=rnd).prefetch_related("seats__entry__player")
-    return [
-        {
-            "table": table.number,
-            "first_dealer": table.first_dealer,
-            "players": [seat.entry.player.name for seat in table.seats.all()],
-        }
-        for table in tables
-    ]
+    """The round's tables for the audit log: two queries, joins only.
+
+    Not `prefetch_related("seats__entry__player")`: Django 5.2 fetches a prefetched foreign key with
+    one OR term per row, which SQLite refuses past 1,000 ("Expression tree is too large") — a round
+    of 256 tables seats 1,024 entries.
+    """
+    tables = {
+        number: {"table": number, "first_dealer": first_dealer, "players": []}
+        for number, first_dealer in Table.objects.filter(round=rnd)
+        .order_by("number")
+        .values_list("number", "first_dealer")
+    }
+    seats = (
+        Seat.objects.filter(round=rnd)
+        .order_by("table__number", "position")
+        .values_list("table__number", "entry__player__name")
+    )
+    for number, name in seats:
+        tables[number]["players"].append(name)
+    return list(tables.values())
 
 
 def _seating_order(rnd: Round, method: str, rng) -> list[Entry]:
@@ -766,15 +777,17 @@ def _write_tables(
     """Replace the round's tables with (number, entry ids clockwise, first dealer seat); audited."""
     before = _seating_data(rnd)
     Table.objects.filter(round=rnd).delete()
-    for number, entry_ids, first_dealer in tables:
-        table = Table(round=rnd, number=number, first_dealer=first_dealer)
-        table.full_clean(validate_unique=False, validate_constraints=False)
-        table.save()
-        Seat.objects.bulk_create(
-            Seat(table=table, round=rnd, position=position, entry_id=entry_id)
-            for position, entry_id in enumerate(entry_ids, start=1)
-        )
-        GameSet.objects.create(table=table, updated_by=_user_or_none(user))
+    # In bulk: a round of 256 tables is three inserts, not 768 (the round was just locked and read).
+    rows = [Table(round=rnd, number=number, first_dealer=dealer) for number, _, dealer in tables]
+    for table in rows:
+        table.full_clean(exclude=["round"], validate_unique=False, validate_constraints=False)
+    rows = Table.objects.bulk_create(rows)
+    Seat.objects.bulk_create(
+        Seat(table=table, round=rnd, position=position, entry_id=entry_id)
+        for table, (_, entry_ids, _) in zip(rows, tables, strict=True)
+        for position, entry_id in enumerate(entry_ids, start=1)
+    )
+    GameSet.objects.bulk_create(GameSet(table=table, updated_by=_user_or_none(user)) for table in rows)
     rnd.seed, rnd.method, rnd.keep_clubs_apart = seed, method, keep_clubs_apart
     rnd.seated_at = timezone.now()
     rnd.full_clean()
