@@ -54,13 +54,12 @@ def _ruling_url(ruling: Ruling, event: Event) -> str:
     return reverse("adjudication:ruling", kwargs={"slug": event.slug, "ruling_id": ruling.pk})
 
 
-def _table_rulings_url(event: Event, game_set: GameSet, **query) -> str:
+def _table_rulings_url(event: Event, game_set: GameSet) -> str:
     table = game_set.table
-    url = reverse(
+    return reverse(
         "adjudication:table_rulings",
         kwargs={"slug": event.slug, "number": table.round.number, "table": table.number},
     )
-    return url + ("?" + "&".join(f"{key}={value}" for key, value in query.items()) if query else "")
 
 
 # --- rulings ------------------------------------------------------------------------------------
