@@ -36,7 +36,7 @@ from django.utils.text import slugify
 from adjudication.engine.rules import InvalidRuleSet, ruleset_from
 from adjudication.engine.sheet import SheetError, decode_json, got, parse_sheet
 from scoring import services
-from scoring.models import Entry, Event, GameSet, Round, Seat, Table
+from scoring.models import Entry, Event, GameSet, Round, Table
 
 from .audit import audit_record
 from .models import AuditEntry, Ruling
@@ -699,35 +699,36 @@ def _write_round(event: Event, plan: _Round, user, report: ImportReport) -> None
     with _at(plan.path):
         rnd = services.round_create(event=event, user=user, number=plan.number)
     report.rounds += 1
-    entries = {
-        entry.player.name: entry for entry in Entry.objects.filter(event=event).select_related("player")
-    }
-    for table_plan in plan.tables:
-        with _at(table_plan.path):
-            table = Table.objects.create(round=rnd, number=table_plan.number)
-            Seat.objects.bulk_create(
-                Seat(table=table, round=rnd, position=position, entry=entries[name])
-                for position, name in enumerate(table_plan.players, start=1)
-            )
-            GameSet.objects.create(table=table, updated_by=services._user_or_none(user))
     if plan.tables:
-        rnd.seed, rnd.keep_clubs_apart = plan.seed, plan.keep_clubs_apart
-        # A method this version does not know is dropped rather than stored.
-        rnd.method = plan.method if plan.method in Round.Method.values else ""
-        rnd.seated_at = timezone.now()
-        rnd.save(update_fields=["seed", "method", "keep_clubs_apart", "seated_at"])
-        audit_record(
-            event=event,
-            action="kalooki.round.seated",
-            user=user,
-            obj=rnd,
-            before=None,
-            after={"method": rnd.method, "seed": rnd.seed, "tables": services._seating_data(rnd)},
-            reason=IMPORT_REASON,
+        entries = {
+            entry.player.name: entry for entry in Entry.objects.filter(event=event).select_related("player")
+        }
+        seating = [
+            services.ManualTable(
+                number=table.number,
+                entries=[entries[name] for name in table.players],
+                first_dealer=_first_dealer(table),
+            )
+            for table in plan.tables
+        ]
+        # The seating service names a table by its number: name the archive's place instead.
+        places = {f"table {table.number}": f"tables[{index}]" for index, table in enumerate(plan.tables)}
+        with _at(plan.path, places):
+            services.round_seat_manual(round=rnd, user=user, tables=seating, reason=IMPORT_REASON)
+        # The draw's record as the archive gives it (a method this version does not know is dropped).
+        Round.objects.filter(pk=rnd.pk).update(
+            seed=plan.seed,
+            method=plan.method if plan.method in Round.Method.values else "",
+            keep_clubs_apart=plan.keep_clubs_apart,
         )
     for table_plan in plan.tables:
         game_set = GameSet.objects.get(table__round=rnd, table__number=table_plan.number)
         _write_table(game_set, table_plan, user, report)
+
+
+def _first_dealer(table: _Table) -> int:
+    name = table.sheet.get("first_dealer")
+    return table.players.index(name) + 1 if name in table.players else 1
 
 
 def _write_table(game_set: GameSet, plan: _Table, user, report: ImportReport) -> None:

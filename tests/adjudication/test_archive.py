@@ -246,6 +246,16 @@ def test_a_membership_id_of_someone_else_is_refused_after_the_event_was_created(
     assert row_counts() == before
 
 
+def test_a_table_too_small_to_play_is_refused_after_the_event_was_written(archive):
+    sheet = archive["rounds"][0]["tables"][1]["sheet"]
+    sheet.update(players=["Eve"], first_dealer="Eve", deals=[])
+    before = row_counts()
+    with pytest.raises(ArchiveError) as refused:
+        event_import(data=archive, user=None)
+    assert refused.value.messages == ["rounds[0].tables[1]: 1 players cannot play at one table (R2)"]
+    assert row_counts() == before
+
+
 def test_a_player_seated_at_two_tables_is_refused(archive):
     archive["rounds"][0]["tables"].append(copy.deepcopy(archive["rounds"][0]["tables"][0]))
     archive["rounds"][0]["tables"][2]["number"] = 3
