@@ -2,16 +2,17 @@
 
 The server is warmed (every worker has answered and cached the page) before the timed run. Two runs: plain
 GETs — every answer a full 200 page, the figure judged against the target — then conditional GETs carrying
-the page's ETag, answered 304 as a revisiting phone's browser would be. With the project's default of
-a new database connection per request (DJANGO_CONN_MAX_AGE unset or 0), the plain GETs are run once
-more against a server that keeps its connections, to show what the default costs.
+the page's ETag, answered 304 as a revisiting phone's browser would be. When the settings open a new
+database connection per request (DJANGO_CONN_MAX_AGE=0), the plain GETs are run once more against a
+server that keeps its connections, to show what that costs.
 """
 
 from __future__ import annotations
 
-import os
 from functools import partial
 from typing import Any
+
+from django.conf import settings
 
 from . import loadgen
 from .context import BenchContext
@@ -71,11 +72,12 @@ def _measure(context: BenchContext, tool: str, static_root, *, seconds: float, c
                 tool, server, path, seconds=seconds, connections=connections, headers={"If-None-Match": etag}
             ).as_dict()
         log = server.log_tail()
-    conn_max_age = int(os.environ.get("DJANGO_CONN_MAX_AGE", "0") or 0)
+    # The server reads the same settings (and environment) as this process, its database URL aside.
+    conn_max_age = settings.DATABASES["default"].get("CONN_MAX_AGE") or 0
     persistent = None
     if conn_max_age == 0:
-        # The project's default opens a database connection per request; the same load with
-        # connections kept shows what that costs (DJANGO_CONN_MAX_AGE is the project's own switch).
+        # A database connection per request: the same load with connections kept shows what that
+        # costs (DJANGO_CONN_MAX_AGE is the project's own switch).
         context.progress(f"load: again with DJANGO_CONN_MAX_AGE={PERSISTENT_SECONDS} for {seconds:g} s")
         kept = {"DJANGO_CONN_MAX_AGE": str(PERSISTENT_SECONDS)}
         with serve(workers=WORKERS, extra_environment=kept) as server:
