@@ -57,6 +57,15 @@ def test_production_refuses_to_start_without_a_real_secret(secret, message):
     assert result.returncode != 0 and message in result.stderr
 
 
+def test_a_plain_http_venue_network_can_turn_secure_cookies_off_and_is_warned():
+    env = production_env(DJANGO_SECURE_SSL_REDIRECT="0", DJANGO_SECURE_COOKIES="0", DJANGO_HSTS_SECONDS="0")
+    script = "import django; django.setup(); from django.conf import settings as s; "
+    script += "print(s.SECURE_SSL_REDIRECT, s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE)"
+    assert run(["-c", script], env).stdout.split() == ["False", "False", "False"]
+    warned = run(["manage.py", "check", "--deploy", "--fail-level", "WARNING"], env)
+    assert warned.returncode != 0 and "security.W012" in warned.stderr + warned.stdout
+
+
 PAGE_HEADERS = """
 import django
 django.setup()
