@@ -159,7 +159,10 @@ def _user_or_none(user):
 
 
 def _touch_results(event_id: int) -> None:
-    """Every page showing this event's results is out of date (caches, ETags)."""
+    """Every page showing this event's results is out of date (caches, ETags).
+
+    Called by every service that changes what a public page shows: results and sets, rounds and
+    seating, substitutes, entries (added, withdrawn, reinstated) and the ranking rules."""
     Event.objects.filter(pk=event_id).update(
         results_stamp=F("results_stamp") + 1, results_changed_at=timezone.now()
     )
@@ -385,6 +388,7 @@ def entry_add(
         before=None,
         after=_entry_data(entry),
     )
+    _touch_results(event.pk)
     return entry
 
 
@@ -405,6 +409,8 @@ def _entry_set_status(*, entry: Entry, user, status: str, action: str, reason: s
         after={"status": status},
         reason=reason,
     )
+    # The seating page marks withdrawn players.
+    _touch_results(entry.event_id)
     return entry
 
 
@@ -581,6 +587,7 @@ def players_import_csv(*, event: Event, user, data: str | bytes | Any) -> CsvImp
             before=None,
             after={"added": report.added},
         )
+        _touch_results(event.pk)
     return report
 
 
@@ -637,6 +644,8 @@ def round_create(*, event: Event, user, number: int | None = None) -> Round:
         before=None,
         after={"number": number},
     )
+    # Every public page lists the event's rounds.
+    _touch_results(event.pk)
     return rnd
 
 
