@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
+from operator import itemgetter
 from typing import Any
 
 from django.db import connection
-from django.db.models import Count, F, Max, Prefetch, Q, QuerySet, Sum
+from django.db.models import Count, F, Max, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models.functions import Coalesce
 
 from adjudication.models import AuditEntry, Ruling
 
@@ -112,23 +114,27 @@ def chain_key(stats: Mapping[str, Any], chain: Sequence[str]) -> tuple[int, ...]
     return tuple(stats[key] if TIEBREAKS[key] else -stats[key] for key in chain)
 
 
+def _places(keys: Sequence[Any]) -> list[tuple[int, bool]]:
+    """(place, shared) for sorted keys: competition ranking, 1, 1, 3; equal keys share the place."""
+    places = []
+    place = 1
+    for index, key in enumerate(keys):
+        if index and keys[index - 1] != key:
+            place = index + 1
+        shared = (index > 0 and keys[index - 1] == key) or (index + 1 < len(keys) and keys[index + 1] == key)
+        places.append((place, shared))
+    return places
+
+
 def rank(rows: list[dict[str, Any]], key) -> list[dict[str, Any]]:
     """Sort best first and number places 1, 1, 3 (competition ranking); ties listed by name.
 
     Sets `place` and `shared` on each row (in place) and returns the sorted list.
     """
-    keys = [key(row) for row in rows]
-    order = sorted(range(len(rows)), key=lambda i: (keys[i], rows[i]["player"].casefold(), rows[i]["player"]))
-    rows[:] = [rows[i] for i in order]
-    keys = [keys[i] for i in order]
-    place = 1
-    for index, row in enumerate(rows):
-        if index and keys[index - 1] != keys[index]:
-            place = index + 1
-        row["place"] = place
-        row["shared"] = (index > 0 and keys[index - 1] == keys[index]) or (
-            index + 1 < len(rows) and keys[index + 1] == keys[index]
-        )
+    keyed = sorted(((key(row), row["player"].casefold(), row["player"]), row) for row in rows)
+    rows[:] = [row for _, row in keyed]
+    for row, (place, shared) in zip(rows, _places([sort_key[0] for sort_key, _ in keyed]), strict=True):
+        row["place"], row["shared"] = place, shared
     return rows
 
 
@@ -253,26 +259,30 @@ def standings_for_event(
     with connection.cursor() as cursor:
         cursor.execute(sql, [event.pk, *params])
         fetched = cursor.fetchall()
-    chain = list(event.tiebreaks or TIEBREAKS)
-    rows = []
-    keys = {}
+    # Each tie-break's column among the figures, negated when more is better (smaller sorts first).
+    picks = [(_STATS.index(name), 1 if TIEBREAKS[name] else -1) for name in event.tiebreaks or TIEBREAKS]
+    ranked = []
     for player_id, name, club, entry_id, *figures in fetched:
-        # Rows are built in their final key order; rank() fills in place and shared.
-        row: dict[str, Any] = {"place": 0, "shared": False, "player": name, "club": club}
-        row.update(zip(_STATS, map(int, figures[:6]), strict=True))
+        numbers = [int(value) for value in figures]  # PostgreSQL sums bigints as numeric
         if knockout:
-            reached, *last = map(int, figures[6:])
-            row["round_reached"] = reached
-            row["round_total"] = last[0]
-            keys[entry_id] = (-reached, *chain_key(dict(zip(_STATS, last, strict=True)), chain))
+            last = numbers[7:]
+            key = (-numbers[6], *(sign * last[column] for column, sign in picks))
         else:
-            keys[entry_id] = chain_key(row, chain)
-        row["entry_id"], row["player_id"] = entry_id, player_id
+            key = tuple(sign * numbers[column] for column, sign in picks)
+        ranked.append(((key, name.casefold(), name), club, numbers, entry_id, player_id))
+    # Ties on the whole chain are listed by name (each sort key is unique: names are, per event).
+    ranked.sort(key=itemgetter(0))
+    rows = []
+    for ((_, _, name), club, numbers, entry_id, player_id), (place, shared) in zip(
+        ranked, _places([item[0][0] for item in ranked]), strict=True
+    ):
+        row = {"place": place, "shared": shared, "player": name, "club": club}
+        row.update(zip(_STATS, numbers, strict=False))
+        if knockout:
+            row["round_reached"], row["round_total"] = numbers[6], numbers[7]
+        if with_ids:
+            row["entry_id"], row["player_id"] = entry_id, player_id
         rows.append(row)
-    rank(rows, key=lambda row: keys[row["entry_id"]])
-    if not with_ids:
-        for row in rows:
-            del row["entry_id"], row["player_id"]
     return rows
 
 
@@ -638,54 +648,126 @@ def player_history(event: Event, player: Player | Entry) -> dict[str, Any]:
     }
 
 
-def event_tables_status(event: Event) -> list[dict[str, Any]]:
-    """Each round's tables and how far they are (projector, director overview). Three queries.
+def _scored_deals(table_ref: str = "pk") -> Subquery:
+    """The number of scored (not void) deals in the set of the outer query's table."""
+    deals = (
+        Deal.objects.filter(game_set__table=OuterRef(table_ref), void=False)
+        .order_by()
+        .values("game_set")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return Coalesce(Subquery(deals), 0)
 
-    Returns rounds: round, number, seated, tables, finished, verified; each table: table, number,
-    game_set, status, scored (deals), finished (9 scored), verified, errors, warnings (at the last
-    change), corrected, overridden, players (names clockwise), updated_at.
+
+def _table_rows(tables: QuerySet[Table], seats: QuerySet[Seat] | None) -> dict[int, list[dict[str, Any]]]:
+    """Status rows of `tables` by round id, in table order: one query, a second for the players'
+    names (clockwise) unless `seats` is None. Plain values, no model instances: a round has 256."""
+    rows: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    by_table: dict[int, dict[str, Any]] = {}
+    fetched = (
+        tables.order_by("round_id", "number")
+        .annotate(scored=_scored_deals())
+        .values_list(
+            "pk",
+            "round_id",
+            "number",
+            "scored",
+            "game_set__id",
+            "game_set__status",
+            "game_set__error_count",
+            "game_set__warning_count",
+            "game_set__corrected_after_verification",
+            "game_set__override_reason",
+            "game_set__updated_at",
+        )
+    )
+    for table_id, round_id, number, scored, *game_set in fetched:
+        set_id, status, errors, warnings, corrected, override, updated = game_set
+        row = {
+            "table_id": table_id,
+            "number": number,
+            "game_set_id": set_id,
+            "status": status,
+            "scored": scored,
+            "finished": scored >= DEALS_PER_SET,
+            "verified": status == GameSet.Status.VERIFIED,
+            "errors": errors or 0,
+            "warnings": warnings or 0,
+            "corrected": bool(corrected),
+            "overridden": bool(override),
+            "players": [],
+            "updated_at": updated,
+        }
+        rows[round_id].append(row)
+        by_table[table_id] = row
+    if seats is not None:
+        for table_id, name in seats.order_by("table_id", "position").values_list(
+            "table_id", "entry__player__name"
+        ):
+            if table_id in by_table:
+                by_table[table_id]["players"].append(name)
+    return rows
+
+
+def _round_status(rnd: Round, tables: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "round": rnd,
+        "number": rnd.number,
+        "seated": bool(tables),
+        "tables": tables,
+        "finished": sum(1 for row in tables if row["finished"]),
+        "verified": sum(1 for row in tables if row["verified"]),
+    }
+
+
+def event_tables_status(event: Event) -> list[dict[str, Any]]:
+    """Each round's tables and how far they are (the director's overview). Three queries.
+
+    Returns rounds: round, number, seated, tables, finished, verified; each table: table_id, number,
+    game_set_id, status, scored (deals), finished (9 scored), verified, errors, warnings (at the last
+    change), corrected, overridden, players (names clockwise), updated_at. Public pages read one
+    round (`round_tables_status`) or the counts alone (`round_summaries`).
     """
     rounds = list(Round.objects.filter(event=event).order_by("number"))
-    tables = (
-        Table.objects.filter(round__event=event)
-        .select_related("game_set")
-        .annotate(scored=Count("game_set__deals", filter=Q(game_set__deals__void=False)))
-        .prefetch_related(
-            Prefetch(
-                "seats",
-                queryset=Seat.objects.select_related("entry__player").order_by("position"),
-            )
+    by_round = _table_rows(Table.objects.filter(round__event=event), Seat.objects.filter(round__event=event))
+    return [_round_status(rnd, by_round.get(rnd.pk, [])) for rnd in rounds]
+
+
+def round_tables_status(round: Round, *, players: bool = True) -> dict[str, Any]:
+    """One round's tables and how far they are (round page, projector): keys as one round of
+    `event_tables_status`. Two queries, one with `players=False` (then every `players` is empty)."""
+    seats = Seat.objects.filter(round=round) if players else None
+    return _round_status(round, _table_rows(Table.objects.filter(round=round), seats).get(round.pk, []))
+
+
+def round_summaries(event: Event) -> list[dict[str, Any]]:
+    """Each round's table counts, summed in the database (event page, projector). One query.
+
+    Rows: round, number, seated, table_count, finished (tables with 9 scored deals), verified.
+    """
+    tables = Table.objects.filter(round=OuterRef("pk")).order_by()
+
+    def count(of: QuerySet[Table]) -> Coalesce:
+        return Coalesce(Subquery(of.values("round").annotate(n=Count("pk")).values("n")), 0)
+
+    rounds = (
+        Round.objects.filter(event=event)
+        .annotate(
+            table_count=count(tables),
+            finished=count(tables.annotate(scored=_scored_deals()).filter(scored__gte=DEALS_PER_SET)),
+            verified=count(tables.filter(game_set__status=GameSet.Status.VERIFIED)),
         )
-        .order_by("round__number", "number")
+        .order_by("number")
     )
-    by_round: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for table in tables:
-        game_set = getattr(table, "game_set", None)
-        by_round[table.round_id].append(
-            {
-                "table": table,
-                "number": table.number,
-                "game_set": game_set,
-                "status": game_set.status if game_set else None,
-                "scored": table.scored,
-                "finished": table.scored >= DEALS_PER_SET,
-                "verified": bool(game_set and game_set.is_verified),
-                "errors": game_set.error_count if game_set else 0,
-                "warnings": game_set.warning_count if game_set else 0,
-                "corrected": bool(game_set and game_set.corrected_after_verification),
-                "overridden": bool(game_set and game_set.override_reason),
-                "players": [seat.entry.player.name for seat in table.seats.all()],
-                "updated_at": game_set.updated_at if game_set else None,
-            }
-        )
     return [
         {
             "round": rnd,
             "number": rnd.number,
-            "seated": bool(by_round.get(rnd.pk)),
-            "tables": by_round.get(rnd.pk, []),
-            "finished": sum(1 for row in by_round.get(rnd.pk, []) if row["finished"]),
-            "verified": sum(1 for row in by_round.get(rnd.pk, []) if row["verified"]),
+            "seated": rnd.table_count > 0,
+            "table_count": rnd.table_count,
+            "finished": rnd.finished,
+            "verified": rnd.verified,
         }
         for rnd in rounds
     ]

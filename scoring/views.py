@@ -276,7 +276,11 @@ class EventView(StandingsView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        context["rounds"] = selectors.event_tables_status(self.event)
+        # Counts only, summed in the database; the template counts `tables`, which a range of that
+        # length answers without reading a table.
+        context["rounds"] = [
+            row | {"tables": range(row["table_count"])} for row in selectors.round_summaries(self.event)
+        ]
         return context
 
 
@@ -296,10 +300,7 @@ class RoundView(PublicTableView):
 
     def get(self, request, *args, **kwargs):
         self.round = round_for(self.event, kwargs["number"])
-        self.status = next(
-            (row for row in selectors.event_tables_status(self.event) if row["number"] == self.round.number),
-            {"tables": [], "finished": 0, "verified": 0},
-        )
+        self.status = selectors.round_tables_status(self.round)
         return super().get(request, *args, **kwargs)
 
     @property
@@ -415,7 +416,7 @@ PROJECTOR_REFRESH = 30
 def projector_view(request, slug: str):
     """For the screen in the hall: big type, reloads itself, tables finished and the top of the standings."""
     event = event_for(request, slug)
-    rounds = selectors.event_tables_status(event)
+    rounds = selectors.round_summaries(event)
     wanted = round_param(request, event)
     seated = [row for row in rounds if row["seated"]]
     current = None
@@ -423,6 +424,9 @@ def projector_view(request, slug: str):
         current = next((row for row in rounds if row["number"] == wanted), None)
     elif seated:
         current = seated[-1]
+    if current is not None:
+        # Only the round on screen is read table by table, without the players' names.
+        current = selectors.round_tables_status(current["round"], players=False)
     provisional = wants_provisional(request)
     rows = cached_standings(event, round_number=None, provisional=provisional)
     return render(

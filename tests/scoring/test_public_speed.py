@@ -61,14 +61,14 @@ def addresses(event):
 # Queries per page for an anonymous reader with nothing cached, whatever the event's size. The event
 # and the navigation's round list are two of them; the rest are the page's selector.
 QUERIES = {
-    "event": 6,  # + standings 1, tables by round 3
+    "event": 4,  # + standings 1, each round's table counts 1
     "standings": 3,  # + standings 1
     "provisional": 3,
-    "round": 6,  # + the round, tables by round 3
+    "round": 5,  # + the round, its tables 1 and their players 1
     "seating": 4,  # + the round, seats 1
     "table": 8,  # + the set, its grid 5
     "player": 9,  # + the entry, history 5, standings 1 (for the place)
-    "projector": 6,  # + tables by round 3, standings 1
+    "projector": 5,  # + each round's table counts 1, the current round's tables 1, standings 1
 }
 
 
@@ -198,3 +198,66 @@ def test_exports_are_not_mixed_up_with_the_page_in_the_cache(client, small):
 def test_public_pages_refuse_writes(client, small, method):
     response = getattr(client, method)(addresses(small)["standings"])
     assert response.status_code == 405
+
+
+# Every service that changes what a public page shows moves the results stamp on, so no stored copy
+# or ETag outlives the change. Each changes the small event (one round, Ann Bob Cy Dee's table).
+def _withdraw(event, director):
+    return services.entry_withdraw(entry=event.entries.order_by("pk").first(), user=director)
+
+
+def _reinstate(event, director):
+    entry = _withdraw(event, director)
+    event.refresh_from_db()
+    stamp = event.results_stamp
+    services.entry_reinstate(entry=entry, user=director)
+    event.refresh_from_db()
+    assert event.results_stamp > stamp
+
+
+def _substitute(event, director):
+    from scoring.models import GameSet, Seat
+
+    reserve = services.entry_add(event=event, user=director, name="Reserve")
+    GameSet.objects.filter(table__round__event=event).update(status=GameSet.Status.IN_PLAY)
+    event.refresh_from_db()
+    seat = Seat.objects.filter(round__event=event).order_by("position").first()
+    return services.seat_substitute(seat=seat, user=director, substitute=reserve, from_deal=5)
+
+
+CHANGES = {
+    "round_create": lambda event, director: services.round_create(event=event, user=director),
+    "entry_add": lambda event, director: services.entry_add(event=event, user=director, name="Late One"),
+    "entry_withdraw": _withdraw,
+    "entry_reinstate": _reinstate,
+    "players_import_csv": lambda event, director: services.players_import_csv(
+        event=event, user=director, data="name,club\nNew Player,Mona\n"
+    ),
+    "seat_substitute": _substitute,
+}
+
+
+@pytest.mark.parametrize("change", list(CHANGES))
+def test_every_change_a_public_page_shows_moves_the_results_stamp_on(client, small, director, change):
+    address = addresses(small)["seating"]
+    etag = client.get(address)["ETag"]
+    small.refresh_from_db()
+    stamp = small.results_stamp
+    CHANGES[change](small, director)
+    small.refresh_from_db()
+    assert small.results_stamp > stamp
+    assert client.get(address, headers={"if-none-match": etag}).status_code == 200
+
+
+def test_a_withdrawal_shows_on_the_cached_seating_page(client, small, director):
+    address = addresses(small)["seating"]
+    assert "withdrawn" not in client.get(address).content.decode()
+    _withdraw(small, director)
+    assert "withdrawn" in client.get(address).content.decode()
+
+
+def test_a_new_round_shows_on_the_cached_event_page(client, small, director):
+    address = addresses(small)["event"]
+    assert "Round 2" not in client.get(address).content.decode()
+    services.round_create(event=small, user=director)
+    assert "Round 2" in client.get(address).content.decode()
