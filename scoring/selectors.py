@@ -377,7 +377,11 @@ def set_grid(game_set: GameSet) -> dict[str, Any]:
     findings = findings_for_set(game_set, sheet=sheet)
     cell_findings, row_findings, set_findings = _findings_index(findings, deals)
     rulings_by = defaultdict(list)
+    deal_of = {deal.pk: deal for deal in deals}
     for ruling in rulings:
+        # Pages show each ruling's deal number: the deal already read, not a query a ruling.
+        if ruling.deal_id in deal_of:
+            ruling.deal = deal_of[ruling.deal_id]
         rulings_by[(ruling.deal_id, ruling.entry_id)].append(ruling)
     names = {seat.position: seat.entry.player.name for seat in seats}
     dealers = _expected_dealers(deals, table.first_dealer, len(seats) or 1, rules.void_redeal)
