@@ -276,11 +276,8 @@ class EventView(StandingsView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        # Counts only, summed in the database; the template counts `tables`, which a range of that
-        # length answers without reading a table.
-        context["rounds"] = [
-            row | {"tables": range(row["table_count"])} for row in selectors.round_summaries(self.event)
-        ]
+        # Counts only, summed in the database.
+        context["rounds"] = selectors.round_summaries(self.event)
         return context
 
 
