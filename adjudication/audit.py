@@ -51,7 +51,10 @@ def table_scope(game_set) -> models.Q:
     """The audit entries about one table: its set, seats, deals (deleted ones too) and rulings.
 
     Deals are matched by their description ("Deal 3 at Round 1, table 2"), which outlives the row;
-    entries carried over from an archive match the same way. Combine with the event's entries.
+    rulings by the round and table their entries write down (`services._ruling_data`), which outlive
+    the ruling when its deal is deleted or replaced by a sheet import, and by id for entries older
+    than that. Entries carried over from an archive match the same ways. Combine with the event's
+    entries.
     """
     from scoring.models import Seat
 
@@ -61,8 +64,15 @@ def table_scope(game_set) -> models.Q:
     described = models.Q(
         object_type__in=("scoring.deal", "scoring.gameset", "archive"), object_repr__endswith=f" at {table}"
     )
+    placed_rulings = models.Q(
+        object_type__in=("adjudication.ruling", "archive"),
+        action__startswith="kalooki.ruling.",
+        after__round=table.round.number,
+        after__table=table.number,
+    )
     return (
         described
+        | placed_rulings
         | models.Q(object_type="scoring.gameset", object_id=str(game_set.pk))
         | models.Q(object_type="scoring.table", object_id=str(table.pk))
         | models.Q(object_type="scoring.seat", object_id__in=seats)

@@ -39,15 +39,61 @@ FLAG_OF = {Ruling.Kind.OVERCALL: "overcall", Ruling.Kind.CONTRACT_ERROR: "contra
 
 
 def _ruling_data(ruling: Ruling) -> dict[str, Any]:
+    """What the log keeps of a ruling. Its place (round, table, deal, player) is written out so a
+    table's history still finds the ruling once its deal is deleted or replaced by a sheet import
+    (`audit.table_scope`); the caller loads the deal with its table and round."""
+    table = ruling.deal.game_set.table
     return {
-        "player": ruling.entry.player.name,
+        "round": table.round.number,
+        "table": table.number,
         "deal": ruling.deal.number,
+        "player": ruling.entry.player.name,
         "kind": ruling.kind,
         "points": ruling.points,
         "rule": ruling.rule,
         "reason": ruling.reason,
         "status": ruling.status,
     }
+
+
+def _log(ruling: Ruling, action: str, *, event, user, before, after=None, reason: str) -> None:
+    """The ruling's one audit entry for this change; `after` defaults to the ruling as it now is."""
+    audit_record(
+        event=event,
+        action=action,
+        user=user,
+        obj=ruling,
+        before=before,
+        after=_ruling_data(ruling) if after is None else after,
+        reason=reason,
+    )
+
+
+def _new_ruling(*, deal: Deal, entry: Entry, kind: str, points: int, reason: str, rule: str, user) -> Ruling:
+    ruling = Ruling(
+        deal=deal,
+        entry=entry,
+        kind=kind,
+        points=points,
+        reason=reason,
+        rule=rule or Ruling.DEFAULT_RULE[kind],
+        issued_by=_user_or_none(user),
+    )
+    ruling.full_clean()
+    ruling.save()
+    return ruling
+
+
+def _close(ruling: Ruling, *, status: str, user, reason: str) -> dict[str, Any]:
+    """Give a ruling its final status (decided on appeal, or withdrawn); returns its data before."""
+    before = _ruling_data(ruling)
+    ruling.status = status
+    ruling.decided_by = _user_or_none(user)
+    ruling.decided_at = timezone.now()
+    ruling.decision_reason = reason
+    ruling.version += 1
+    ruling.save(update_fields=["status", "decided_by", "decided_at", "decision_reason", "version"])
+    return before
 
 
 def _kind_points(kind: str, rules, points: int | None) -> int:
@@ -130,7 +176,7 @@ def ruling_issue(
     game_set = _locked_set(deal.game_set)
     if game_set.is_verified:
         raise SetLocked(game_set)
-    deal = Deal.objects.get(pk=deal.pk)
+    deal = Deal.objects.select_related("game_set__table__round").get(pk=deal.pk)
     _check_version(deal, expected_version, what=f"deal {deal.number}")
     event = game_set.table.round.event
     rules = event.ruleset()
@@ -144,24 +190,16 @@ def ruling_issue(
         and Ruling.objects.filter(deal=deal, entry=entry, kind=kind, status__in=Ruling.IN_FORCE).exists()
     ):
         raise ValidationError(f"{entry} already has a {kind.replace('_', ' ')} ruling this deal.")
-    ruling = Ruling(
-        deal=deal,
-        entry=entry,
-        kind=kind,
-        points=amount,
-        reason=reason.strip(),
-        rule=rule.strip() or Ruling.DEFAULT_RULE[kind],
-        issued_by=_user_or_none(user),
+    ruling = _new_ruling(
+        deal=deal, entry=entry, kind=kind, points=amount, reason=reason.strip(), rule=rule.strip(), user=user
     )
-    ruling.full_clean()
-    ruling.save()
     result = _apply(ruling, sign=+1, rules=rules, user=user)
     _bump_set(game_set, user, f"ruling on {entry} in deal {deal.number}")
-    audit_record(
+    _log(
+        ruling,
+        "kalooki.ruling.issued",
         event=event,
-        action="kalooki.ruling.issued",
         user=user,
-        obj=ruling,
         before=None,
         after={**_ruling_data(ruling), "penalty": result.penalty},
         reason=ruling.reason,
@@ -198,14 +236,8 @@ def ruling_appeal(*, ruling: Ruling, user, reason: str, expected_version: int | 
     ruling.save(update_fields=["status", "appeal_reason", "appealed_at", "version"])
     event = ruling.deal.game_set.table.round.event
     _touch_results(event.pk)
-    audit_record(
-        event=event,
-        action="kalooki.ruling.appealed",
-        user=user,
-        obj=ruling,
-        before=before,
-        after=_ruling_data(ruling),
-        reason=ruling.appeal_reason,
+    _log(
+        ruling, "kalooki.ruling.appealed", event=event, user=user, before=before, reason=ruling.appeal_reason
     )
     return ruling
 
@@ -230,13 +262,7 @@ def ruling_decide(
         raise ValidationError(f"Only an appealed ruling can be decided (this one is {ruling.status}).")
     if decision == Ruling.Status.OVERTURNED and game_set.is_verified:
         raise SetLocked(game_set)
-    before = _ruling_data(ruling)
-    ruling.status = decision
-    ruling.decided_by = _user_or_none(user)
-    ruling.decided_at = timezone.now()
-    ruling.decision_reason = reason.strip()
-    ruling.version += 1
-    ruling.save(update_fields=["status", "decided_by", "decided_at", "decision_reason", "version"])
+    before = _close(ruling, status=decision, user=user, reason=reason.strip())
     event = game_set.table.round.event
     after = _ruling_data(ruling)
     if decision == Ruling.Status.OVERTURNED:
@@ -245,11 +271,11 @@ def ruling_decide(
         _bump_set(game_set, user, f"ruling on {ruling.entry} overturned")
     else:
         _touch_results(event.pk)
-    audit_record(
+    _log(
+        ruling,
+        f"kalooki.ruling.{decision}",
         event=event,
-        action=f"kalooki.ruling.{decision}",
         user=user,
-        obj=ruling,
         before=before,
         after=after,
         reason=ruling.decision_reason,
@@ -258,45 +284,15 @@ def ruling_decide(
 
 
 def _withdraw(ruling: Ruling, *, user, event, reason: str) -> None:
-    before = _ruling_data(ruling)
-    ruling.status = Ruling.Status.WITHDRAWN
-    ruling.decided_by = _user_or_none(user)
-    ruling.decided_at = timezone.now()
-    ruling.decision_reason = reason
-    ruling.version += 1
-    ruling.save(update_fields=["status", "decided_by", "decided_at", "decision_reason", "version"])
-    audit_record(
-        event=event,
-        action="kalooki.ruling.withdrawn",
-        user=user,
-        obj=ruling,
-        before=before,
-        after=_ruling_data(ruling),
-        reason=reason,
-    )
+    before = _close(ruling, status=Ruling.Status.WITHDRAWN, user=user, reason=reason)
+    _log(ruling, "kalooki.ruling.withdrawn", event=event, user=user, before=before, reason=reason)
 
 
 def _issue_from_sheet(*, deal, entry, kind, points, reason, user, event) -> None:
-    ruling = Ruling(
-        deal=deal,
-        entry=entry,
-        kind=kind,
-        points=points,
-        reason=reason or SHEET_MARK,
-        rule=Ruling.DEFAULT_RULE[kind],
-        issued_by=_user_or_none(user),
+    ruling = _new_ruling(
+        deal=deal, entry=entry, kind=kind, points=points, reason=reason or SHEET_MARK, rule="", user=user
     )
-    ruling.full_clean()
-    ruling.save()
-    audit_record(
-        event=event,
-        action="kalooki.ruling.issued",
-        user=user,
-        obj=ruling,
-        before=None,
-        after=_ruling_data(ruling),
-        reason=ruling.reason,
-    )
+    _log(ruling, "kalooki.ruling.issued", event=event, user=user, before=None, reason=ruling.reason)
 
 
 def rulings_sync_from_results(*, deal: Deal, user, rules) -> None:
@@ -310,7 +306,7 @@ def rulings_sync_from_results(*, deal: Deal, user, rules) -> None:
     results = {row.entry_id: row for row in DealResult.objects.filter(deal=deal).select_related("entry")}
     in_force: dict[tuple[int, str], list[Ruling]] = {}
     for ruling in Ruling.objects.filter(deal=deal, status__in=Ruling.IN_FORCE).select_related(
-        "entry__player"
+        "entry__player", "deal__game_set__table__round"
     ):
         in_force.setdefault((ruling.entry_id, ruling.kind), []).append(ruling)
     correction = f"Removed when deal {deal.number} was corrected"

@@ -1,5 +1,6 @@
 """One shared test world: an event, its first round and a table of Ann, Bob, Cy and Dee (seats 1–4,
-Ann deals first), plus factories for more players, tables and played sets.
+Ann deals first), its director (logged in as `as_director`), the table with the example sheet
+imported (`played`), plus factories for more players, tables and played sets.
 
 Engine tests need none of this (no database); scoring and adjudication tests build on it.
 """
@@ -40,6 +41,15 @@ def renamed_sheet(sheet: Mapping[str, Any], names: Sequence[str]) -> dict[str, A
     return data
 
 
+def row_counts() -> dict[str, int]:
+    """How many rows each scoring and adjudication model holds: equal before and after means a refused
+    call wrote nothing."""
+    from django.apps import apps
+
+    models = [*apps.get_app_config("scoring").get_models(), *apps.get_app_config("adjudication").get_models()]
+    return {model.__name__: model.objects.count() for model in models}
+
+
 @pytest.fixture(autouse=True)
 def _fast_passwords_and_fresh_cache(settings):
     """Every test: a cheap password hasher (the default costs ~0.4 s a user) and an empty page cache,
@@ -69,6 +79,13 @@ def director(db):
     from django.contrib.auth import get_user_model
 
     return get_user_model().objects.create_user("director", password="secret-director-pw")
+
+
+@pytest.fixture
+def as_director(client, director):
+    """The test client, logged in as the event's director."""
+    client.force_login(director)
+    return client
 
 
 @pytest.fixture
@@ -159,6 +176,16 @@ def entries(game_set):
         entry.player.name: entry
         for entry in Entry.objects.filter(event=game_set.table.round.event).select_related("player")
     }
+
+
+@pytest.fixture
+def played(game_set, director, example_sheet):
+    """The shared table with the example sheet's nine deals imported through the service (in play)."""
+    from scoring import services
+
+    services.sheet_import(game_set=game_set, user=director, data=example_sheet)
+    game_set.refresh_from_db()
+    return game_set
 
 
 @pytest.fixture

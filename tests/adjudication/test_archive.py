@@ -8,26 +8,22 @@ import json
 from pathlib import Path
 
 import pytest
-from django.apps import apps
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from adjudication import services as rulings
 from adjudication.archive import ArchiveError, archive_dumps, event_export, event_import
+from adjudication.audit import history_for_table
 from adjudication.engine.simulator import simulate_sheet
 from adjudication.models import AuditEntry, Ruling
 from scoring import services
 from scoring.models import Entry, Event, GameSet, Seat
 from scoring.selectors import standings_for_event
+from tests.conftest import row_counts
 
 pytestmark = pytest.mark.django_db
 
 EXAMPLE = Path(__file__).parent.parent / "data" / "events" / "example-event.json"
-
-
-def row_counts() -> dict[str, int]:
-    models = [*apps.get_app_config("scoring").get_models(), *apps.get_app_config("adjudication").get_models()]
-    return {model.__name__: model.objects.count() for model in models}
 
 
 @pytest.fixture
@@ -148,6 +144,16 @@ def test_the_audit_log_is_carried_over(rich_event):
     carried = AuditEntry.objects.filter(event=copy_event, object_type="archive")
     assert carried.count() == len(exported["audit"])
     assert carried.filter(action="kalooki.set.reopened", reason="Bob's deal 2 was misread").exists()
+
+
+def test_an_imported_tables_history_shows_the_rulings_of_its_archive(rich_event):
+    copy_event = event_import(data=event_export(event=rich_event), user=None, slug="rich-copy").event
+    sets = GameSet.objects.filter(table__round__event=copy_event, table__round__number=1)
+    first, second = (sets.select_related("table__round").get(table__number=n) for n in (1, 2))
+    # The archive's entries about rulings name their table (round 1, table 2) in their data.
+    carried = history_for_table(second).filter(object_type="archive", action__startswith="kalooki.ruling.")
+    assert carried.filter(action="kalooki.ruling.appealed", reason="Only three calls").exists()
+    assert not history_for_table(first).filter(action__startswith="kalooki.ruling.").exists()
 
 
 def test_an_existing_slug_is_refused_and_nothing_is_written(archive):

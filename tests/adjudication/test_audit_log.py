@@ -4,13 +4,14 @@ can change or remove an entry (issue 5, "Corrections and audit")."""
 from __future__ import annotations
 
 import pytest
+from django.contrib.admin.sites import site
 from django.db.models import ProtectedError
 from django.urls import reverse
 
 from adjudication import services as rulings
 from adjudication.archive import event_export, event_import
-from adjudication.audit import audit_changes, audit_record
-from adjudication.models import AppendOnlyError, AuditEntry
+from adjudication.audit import audit_changes, audit_record, history_for, history_for_table
+from adjudication.models import AppendOnlyError, AuditEntry, Ruling
 from scoring import services
 from scoring.models import Seat
 
@@ -31,9 +32,40 @@ def logged(event, director):
 
 
 @pytest.fixture
-def admin_client(client, django_user_model):
-    client.force_login(django_user_model.objects.create_superuser("boss", password="boss-long-pw-1"))
+def boss(django_user_model):
+    return django_user_model.objects.create_superuser("boss", password="boss-long-pw-1")
+
+
+@pytest.fixture
+def admin_client(client, boss):
+    client.force_login(boss)
     return client
+
+
+def test_audit_record_keeps_who_what_and_why(logged, event):
+    assert logged.username == "director"
+    assert (logged.object_type, logged.object_id) == ("scoring.event", str(event.pk))
+    assert (logged.before, logged.after, logged.reason) == (
+        {"venue": "Old hall"},
+        {"venue": "New hall"},
+        "because",
+    )
+    assert logged in history_for(event)
+
+
+def test_audit_actions_are_dotted_names(event):
+    with pytest.raises(ValueError):
+        audit_record(event=event, action="changed", user=None, obj=None, before=None, after=None)
+
+
+def test_the_admin_offers_neither_change_nor_delete(logged, rf, boss):
+    admin = site._registry[AuditEntry]
+    request = rf.get("/")
+    request.user = boss
+    assert not admin.has_change_permission(request, logged)
+    assert not admin.has_delete_permission(request, logged)
+    assert not admin.has_add_permission(request)
+    assert admin.get_actions(request) == {}
 
 
 @pytest.mark.parametrize(
@@ -70,15 +102,32 @@ def test_the_admin_list_offers_no_bulk_delete(admin_client, logged):
 @pytest.mark.parametrize(
     "attempt",
     [
+        lambda entry: entry.save(),
+        lambda entry: entry.delete(),
+        lambda entry: AuditEntry.objects.filter(pk=entry.pk).delete(),
+        lambda entry: AuditEntry.objects.filter(pk=entry.pk).update(reason="rewritten"),
+        lambda entry: AuditEntry.objects.bulk_update([entry], ["reason"]),
         lambda entry: entry.event.audit.all().delete(),
         lambda entry: entry.event.audit.update(reason="rewritten"),
         lambda entry: AuditEntry.objects.all().delete(),
         lambda entry: AuditEntry.objects.select_for_update().filter(pk=entry.pk).update(reason="x"),
         lambda entry: AuditEntry.objects.update_or_create(pk=entry.pk, defaults={"reason": "rewritten"}),
     ],
-    ids=["related-delete", "related-update", "delete-all", "locked-update", "update-or-create"],
+    ids=[
+        "save",
+        "delete",
+        "queryset-delete",
+        "queryset-update",
+        "bulk-update",
+        "related-delete",
+        "related-update",
+        "delete-all",
+        "locked-update",
+        "update-or-create",
+    ],
 )
 def test_the_orm_cannot_rewrite_the_log_by_any_door(logged, attempt):
+    logged.reason = "rewritten"
     with pytest.raises(AppendOnlyError):
         attempt(logged)
     assert AuditEntry.objects.get(pk=logged.pk).reason == "because"
@@ -196,3 +245,31 @@ def test_every_service_write_reaches_the_log(
     assert AuditEntry.objects.filter(event=event, username="director").count() > len(expected)
     # Replacing an event from its own export does not copy its log into itself a second time.
     assert not AuditEntry.objects.filter(event=event, object_type="archive").exists()
+
+
+@pytest.mark.parametrize("gone", ["deal deleted", "sheet imported again"])
+def test_a_tables_history_keeps_its_rulings_once_their_deal_is_gone(
+    client, played, director, entries, example_sheet, round1, make_table, gone
+):
+    deal = played.deals.get(sequence=2)
+    ruling = rulings.ruling_issue(
+        deal=deal, entry=entries["Cy"], user=director, kind="other", points=10, reason="Slow play"
+    )
+    issued = AuditEntry.objects.get(action="kalooki.ruling.issued", object_id=str(ruling.pk))
+    place = {key: issued.after[key] for key in ("round", "table", "deal", "player")}
+    assert place == {"round": 1, "table": 1, "deal": 2, "player": "Cy"}
+    if gone == "deal deleted":
+        services.deal_delete(deal=deal, user=director)
+    else:
+        services.sheet_import(game_set=played, user=director, data=example_sheet)
+    assert not Ruling.objects.filter(pk=ruling.pk).exists()
+    assert issued in history_for_table(played)
+    page = client.get(reverse("adjudication:table_history", args=[played.table.round.event.slug, 1, 1]))
+    assert b"Slow play" in page.content
+    # Another table, in the same round or at the same number in the next, does not show it.
+    round2 = services.round_create(event=round1.event, user=director)
+    for other in (
+        make_table(round1, ["Eve", "Fitz", "Gail", "Hugh"]),
+        make_table(round2, ["Ivy", "Jo", "Kim", "Lou"]),
+    ):
+        assert issued not in history_for_table(other)

@@ -9,12 +9,6 @@ from scoring import services
 from scoring.models import DealResult
 
 
-@pytest.fixture
-def played(game_set, director, example_sheet):
-    services.sheet_import(game_set=game_set, user=director, data=example_sheet)
-    return game_set
-
-
 def _result(game_set, number, name):
     return DealResult.objects.get(deal__game_set=game_set, deal__number=number, entry__player__name=name)
 

@@ -1,16 +1,9 @@
-"""Accounts the scoring tests share: the event's director logged in, staff, and a stranger who directs
-nothing (the event, its director and the shared table come from tests/conftest.py)."""
+"""Accounts the scoring tests share: staff, and a stranger who directs nothing (the event, its director
+logged in as `as_director` and the shared table come from tests/conftest.py)."""
 
 from __future__ import annotations
 
 import pytest
-
-
-@pytest.fixture
-def as_director(client, director):
-    """The test client, logged in as the event's director."""
-    client.force_login(director)
-    return client
 
 
 @pytest.fixture
