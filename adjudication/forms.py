@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from django import forms
 
-from scoring.forms import AlertsMixin
+from scoring.forms import AlertsMixin, VersionedForm
 
 from .models import Ruling
 
@@ -15,24 +15,31 @@ NO_USER = "-"
 DATE = forms.DateInput(attrs={"type": "date"})
 
 
-class VersionedForm(AlertsMixin, forms.Form):
-    """A form built from one version of the data (a service refuses it once the data has moved on)."""
-
-    version = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**31 - 1)
-
-
 class RulingIssueForm(VersionedForm):
+    """The one ruling form, on the entry page's deal and on the table's rulings page: a player, an
+    infraction and the rule it cites. `services.ruling_issue` reads a blank rule as the infraction's
+    own (`Ruling.DEFAULT_RULE`: R17 over-call, R18 contract error) and refuses another infraction
+    without its points and a reason that explains it."""
+
     player = forms.ChoiceField(label="Player")
     kind = forms.ChoiceField(label="Infraction", choices=Ruling.Kind.choices)
     points = forms.IntegerField(
         label="Points (other infractions only)", required=False, min_value=1, max_value=10_000
     )
-    rule = forms.CharField(label="Rule cited", required=False, max_length=20, help_text="e.g. R17")
+    rule = forms.CharField(
+        label="Rule cited",
+        required=False,
+        max_length=20,
+        help_text="Blank: R17 for an over-call, R18 for a contract error; another infraction is "
+        "explained by its reason.",
+    )
     reason = forms.CharField(
         label="Reason", required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2})
     )
 
     def __init__(self, *args, players: Sequence[str], **kwargs) -> None:
+        # Its own ids: on the entry page it sits beside the deal form, which has a `reason` too.
+        kwargs.setdefault("auto_id", "id_ruling_%s")
         super().__init__(*args, **kwargs)
         self.fields["player"].choices = [(name, name) for name in players]
 
@@ -64,12 +71,8 @@ class AuditFilterForm(AlertsMixin, forms.Form):
     action = forms.ChoiceField(label="Action", required=False)
     table = forms.ChoiceField(label="Table", required=False)
     user = forms.ChoiceField(label="User", required=False)
-    date_from = forms.DateField(
-        label="From (date)", required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
-    date_to = forms.DateField(
-        label="To (date)", required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
+    date_from = forms.DateField(label="From (date)", required=False, widget=DATE)
+    date_to = forms.DateField(label="To (date)", required=False, widget=DATE)
 
     def __init__(
         self,

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import csv
 import json
+from collections.abc import Callable
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -20,11 +20,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from scoring.entry_views import _add_errors, _game_set, _status
-from scoring.models import Deal, Entry, Event, GameSet, Seat, Table
+from scoring.models import Deal, Entry, Event, GameSet, Table
 from scoring.permissions import director_required
 from scoring.selectors import audit_for_event
 from scoring.templatetags.kalooki import user_directs
+from scoring.view_support import game_set_or_404, post_form, seat_names
 
 from . import services
 from .audit import history_for, history_for_table, table_scope, with_changes
@@ -96,7 +96,7 @@ def rulings(request, event: Event):
             "rulings": rows,
             "status": status if status in Ruling.Status.values else "",
             "statuses": Ruling.Status.choices,
-            "tables": tables.order_by("round__number", "number"),
+            "tables": tables,
         },
     )
 
@@ -104,71 +104,87 @@ def rulings(request, event: Event):
 def _deal_choice(request, game_set: GameSet) -> Deal | None:
     """The deal named by ?deal=<playing order>, or None (a value that is not a deal is ignored)."""
     raw = request.GET.get("deal", "")
-    if not raw.isdigit():
+    # isascii: "²" is a digit to str.isdigit() but not to int().
+    if not (raw.isascii() and raw.isdigit()):
         return None
     return Deal.objects.filter(game_set=game_set, sequence=int(raw)).first()
+
+
+def ruling_issue_post(
+    request,
+    *,
+    event: Event,
+    deal: Deal,
+    form: RulingIssueForm,
+    then: str | Callable[[Ruling], str],
+    page: Callable[[int], HttpResponse],
+) -> HttpResponse:
+    """Issue the ruling a posted `RulingIssueForm` describes on `deal`: the one handler behind the
+    entry page's deal and the table's rulings page, which differ only in where success goes (`then`)
+    and which page shows a refusal (`page(status)`)."""
+    return post_form(
+        request,
+        form,
+        call=lambda data: services.ruling_issue(
+            deal=deal,
+            entry=get_object_or_404(Entry, event=event, player__name=data["player"]),
+            user=request.user,
+            kind=data["kind"],
+            points=data["points"],
+            reason=data["reason"],
+            rule=data["rule"],
+            expected_version=data["version"],
+        ),
+        done=lambda issued: (
+            f"Ruling issued: {issued.get_kind_display()} on {issued.entry} in deal {deal.number}."
+        ),
+        then=then,
+        page=page,
+    )
 
 
 @director_required
 @GET_POST
 def table_rulings(request, event: Event, number: int, table: int):
     """A table's rulings and the form that issues one (pick the deal, then the player and infraction)."""
-    game_set = _game_set(event, number, table)
+    game_set = game_set_or_404(event, number, table)
     deal = _deal_choice(request, game_set)
-    names = list(
-        Seat.objects.filter(table_id=game_set.table_id)
-        .order_by("position")
-        .values_list("entry__player__name", flat=True)
-    )
-    form = None
-    status = 200
-    if deal is not None:
-        data = request.POST if request.method == "POST" else None
-        form = RulingIssueForm(data, players=names, initial={"version": deal.version})
-        if request.method == "POST" and form.is_valid():
-            clean = form.cleaned_data
-            entry = get_object_or_404(Entry, event=event, player__name=clean["player"])
-            try:
-                issued = services.ruling_issue(
-                    deal=deal,
-                    entry=entry,
-                    user=request.user,
-                    kind=clean["kind"],
-                    points=clean["points"],
-                    reason=clean["reason"],
-                    rule=clean["rule"],
-                    expected_version=clean["version"],
-                )
-            except ValidationError as exc:
-                _add_errors(form, exc)
-                status = _status(exc)
-            else:
-                messages.success(
-                    request, f"Ruling issued: {issued.get_kind_display()} on {entry} in deal {deal.number}."
-                )
-                return redirect(_ruling_url(issued, event))
-        elif request.method == "POST":
-            status = 400
-    elif request.method == "POST":
+    if deal is None and request.method == "POST":
         messages.error(request, "Choose the deal the ruling is about first.")
         return redirect(_table_rulings_url(event, game_set))
-    deals = list(Deal.objects.filter(game_set=game_set).order_by("sequence"))
-    return render(
+
+    def page(form: RulingIssueForm | None, status: int = 200) -> HttpResponse:
+        return render(
+            request,
+            "adjudication/table_rulings.html",
+            {
+                "event": event,
+                "game_set": game_set,
+                "table": game_set.table,
+                "round": game_set.table.round,
+                "deals": list(Deal.objects.filter(game_set=game_set).order_by("sequence")),
+                "deal": deal,
+                "form": form,
+                "rulings": Ruling.objects.filter(deal__game_set=game_set)
+                .select_related("deal", "entry__player")
+                .order_by("deal__sequence", "issued_at", "pk"),
+            },
+            status=status,
+        )
+
+    if deal is None:
+        return page(None)
+    players = seat_names(game_set)
+    if request.method != "POST":
+        return page(RulingIssueForm(players=players, initial={"version": deal.version}))
+    form = RulingIssueForm(request.POST, players=players)
+    return ruling_issue_post(
         request,
-        "adjudication/table_rulings.html",
-        {
-            "event": event,
-            "game_set": game_set,
-            "table": game_set.table,
-            "round": game_set.table.round,
-            "deals": deals,
-            "deal": deal,
-            "form": form,
-            "rulings": Ruling.objects.filter(deal__game_set=game_set)
-            .select_related("deal", "entry__player")
-            .order_by("deal__sequence", "issued_at", "pk"),
-        },
-        status=status,
+        event=event,
+        deal=deal,
+        form=form,
+        then=lambda issued: _ruling_url(issued, event),
+        page=lambda status: page(form, status),
     )
 
 
@@ -204,47 +220,57 @@ def _ruling_page(request, event, item, *, appeal=None, decide=None, status=200):
     )
 
 
-def _ruling_post(request, event: Event, ruling_id: int, *, form_class, slot: str, act):
-    """Post one form about a ruling: `act(ruling, cleaned_data)` calls the service, returns the message."""
+def _ruling_post(request, event: Event, ruling_id: int, *, form_class, slot: str, call, done):
+    """Post one form about a ruling: `call(ruling, cleaned_data)` is its service call, `done(ruling)`
+    the message; a refused form is shown again in its `slot` on the ruling page."""
     item = _ruling(event, ruling_id)
     form = form_class(request.POST)
-    if form.is_valid():
-        try:
-            message = act(item, form.cleaned_data)
-        except ValidationError as exc:
-            _add_errors(form, exc)
-            return _ruling_page(request, event, item, status=_status(exc), **{slot: form})
-        messages.success(request, message)
-        return redirect(_ruling_url(item, event))
-    return _ruling_page(request, event, item, status=400, **{slot: form})
+    return post_form(
+        request,
+        form,
+        call=lambda data: call(item, data),
+        done=done,
+        then=_ruling_url(item, event),
+        page=lambda status: _ruling_page(request, event, item, status=status, **{slot: form}),
+    )
 
 
 @director_required
 @require_POST
 def ruling_appeal(request, event: Event, ruling_id: int):
-    def act(item: Ruling, data) -> str:
-        services.ruling_appeal(
+    return _ruling_post(
+        request,
+        event,
+        ruling_id,
+        form_class=RulingAppealForm,
+        slot="appeal",
+        call=lambda item, data: services.ruling_appeal(
             ruling=item, user=request.user, reason=data["reason"], expected_version=data["version"]
-        )
-        return f"Appeal recorded against the ruling on {item.entry}."
-
-    return _ruling_post(request, event, ruling_id, form_class=RulingAppealForm, slot="appeal", act=act)
+        ),
+        done=lambda appealed: f"Appeal recorded against the ruling on {appealed.entry}.",
+    )
 
 
 @director_required
 @require_POST
 def ruling_decide(request, event: Event, ruling_id: int):
-    def act(item: Ruling, data) -> str:
-        decided = services.ruling_decide(
+    return _ruling_post(
+        request,
+        event,
+        ruling_id,
+        form_class=RulingDecideForm,
+        slot="decide",
+        call=lambda item, data: services.ruling_decide(
             ruling=item,
             user=request.user,
             decision=data["decision"],
             reason=data["reason"],
             expected_version=data["version"],
-        )
-        return f"Appeal decided: the ruling on {item.entry} is {decided.get_status_display()}."
-
-    return _ruling_post(request, event, ruling_id, form_class=RulingDecideForm, slot="decide", act=act)
+        ),
+        done=lambda decided: (
+            f"Appeal decided: the ruling on {decided.entry} is {decided.get_status_display()}."
+        ),
+    )
 
 
 # --- history and the event log ------------------------------------------------------------------
@@ -254,7 +280,7 @@ def ruling_decide(request, event: Event, ruling_id: int):
 def table_history(request, slug: str, number: int, table: int):
     """Every recorded change at one table, newest first: entries, corrections, rulings, verification."""
     event = get_object_or_404(Event, slug=slug)
-    game_set = _game_set(event, number, table)
+    game_set = game_set_or_404(event, number, table)
     return render(
         request,
         "adjudication/table_history.html",

@@ -17,8 +17,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from adjudication import services as adjudication_services
 from adjudication.engine.melds import InvalidLaydown, check_laydown, parse_laydown
+from adjudication.forms import RulingIssueForm
+from adjudication.views import ruling_issue_post
 
 from . import selectors, services
 from .forms import (
@@ -29,7 +30,6 @@ from .forms import (
     PlayersImportForm,
     ReopenForm,
     RoundSeatForm,
-    RulingForm,
     SheetImportForm,
     SubstituteForm,
     VerifyForm,
@@ -38,6 +38,7 @@ from .forms import (
 )
 from .models import Deal, Entry, Event, GameSet, Round, Seat
 from .permissions import director_required
+from .view_support import game_set_or_404, post_form, posted, refusal_status, seat_names
 
 GET_POST = require_http_methods(["GET", "HEAD", "POST"])
 
@@ -49,45 +50,8 @@ def _is_htmx(request) -> bool:
     return request.headers.get("HX-Request") == "true"
 
 
-def _add_errors(form: Form, exc: ValidationError) -> None:
-    """A service's ValidationError beside the form's fields it names; the rest above the form."""
-    if hasattr(exc, "error_dict"):
-        for key, errors in exc.message_dict.items():
-            form.add_error(key if key in form.fields else None, errors)
-    else:
-        form.add_error(None, exc.messages)
-
-
-def _posted(request) -> tuple:
-    """(data, files) for a form that is bound on POST only (an empty POST still shows its errors)."""
-    if request.method == "POST":
-        return request.POST, request.FILES
-    return None, None
-
-
-def _status(exc: ValidationError) -> int:
-    return 409 if isinstance(exc, services.StaleEdit) else 400
-
-
-def _game_set(event: Event, number: int, table: int) -> GameSet:
-    return get_object_or_404(
-        GameSet.objects.select_related("table__round"),
-        table__round__event=event,
-        table__round__number=number,
-        table__number=table,
-    )
-
-
 def _deal(game_set: GameSet, sequence: int) -> Deal:
     return get_object_or_404(Deal, game_set=game_set, sequence=sequence)
-
-
-def _seat_names(game_set: GameSet) -> list[str]:
-    return list(
-        Seat.objects.filter(table_id=game_set.table_id)
-        .order_by("position")
-        .values_list("entry__player__name", flat=True)
-    )
 
 
 def _table_url(event: Event, game_set: GameSet, name: str = "direct_table", **kwargs) -> str:
@@ -165,7 +129,7 @@ def _table_page(
         "warnings": [finding for finding in grid["findings"] if finding.severity == "warning"],
     }
     if editing is not None:
-        context["ruling_form"] = RulingForm(players=players, initial={"version": editing["version"]})
+        context["ruling_form"] = RulingIssueForm(players=players, initial={"version": editing["version"]})
         context["delete_form"] = DeleteDealForm(initial={"version": editing["version"]})
     context.update(forms)
     context["lines"] = _check_lines(context["entry"], None)
@@ -215,39 +179,38 @@ def round_create(request, event: Event):
 def round_seat(request, event: Event, number: int):
     rnd = get_object_or_404(Round, event=event, number=number)
     form = RoundSeatForm(request.POST)
-    if form.is_valid():
-        data = form.cleaned_data
-        try:
-            rnd = services.round_seat(
-                round=rnd,
-                user=request.user,
-                seed=data["seed"],
-                method=data["method"] or None,
-                keep_clubs_apart=data["keep_clubs_apart"],
-            )
-        except ValidationError as exc:
-            _add_errors(form, exc)
-        else:
-            messages.success(
-                request, f"Round {rnd.number} seated ({rnd.get_method_display()}, seed {rnd.seed})."
-            )
-            return redirect("scoring:direct", slug=event.slug)
-    return _dashboard_page(request, event, status=400, seat_form=form, seat_round=rnd.number)
+    return post_form(
+        request,
+        form,
+        call=lambda data: services.round_seat(
+            round=rnd,
+            user=request.user,
+            seed=data["seed"],
+            method=data["method"] or None,
+            keep_clubs_apart=data["keep_clubs_apart"],
+        ),
+        done=lambda seated: (
+            f"Round {seated.number} seated ({seated.get_method_display()}, seed {seated.seed})."
+        ),
+        then=reverse("scoring:direct", kwargs={"slug": event.slug}),
+        page=lambda status: _dashboard_page(
+            request, event, status=status, seat_form=form, seat_round=rnd.number
+        ),
+    )
 
 
 @director_required
 @require_POST
 def entry_add(request, event: Event):
     form = EntryAddForm(request.POST)
-    if form.is_valid():
-        try:
-            entry = services.entry_add(event=event, user=request.user, **form.cleaned_data)
-        except ValidationError as exc:
-            _add_errors(form, exc)
-        else:
-            messages.success(request, f"{entry.player.name} entered from round {entry.first_round}.")
-            return redirect("scoring:direct", slug=event.slug)
-    return _dashboard_page(request, event, status=400, entry_form=form)
+    return post_form(
+        request,
+        form,
+        call=lambda data: services.entry_add(event=event, user=request.user, **data),
+        done=lambda entry: f"{entry.player.name} entered from round {entry.first_round}.",
+        then=reverse("scoring:direct", kwargs={"slug": event.slug}),
+        page=lambda status: _dashboard_page(request, event, status=status, entry_form=form),
+    )
 
 
 def _entry_status(request, event: Event, entry_id: int, *, service, done: str):
@@ -283,7 +246,7 @@ def entry_reinstate(request, event: Event, entry_id: int):
 @GET_POST
 def players_import(request, event: Event):
     """Player CSV import: all or nothing; the page reports who was entered or every rejected row."""
-    form = PlayersImportForm(*_posted(request))
+    form = PlayersImportForm(*posted(request))
     report = None
     status = 200
     if request.method == "POST":
@@ -305,7 +268,7 @@ def players_import(request, event: Event):
 
 def _save_deal(request, event: Event, game_set: GameSet, *, sequence: int | None) -> HttpResponse:
     deal = _deal(game_set, sequence) if sequence else None
-    entry = DealEntry(request.POST, players=_seat_names(game_set), correcting=deal is not None)
+    entry = DealEntry(request.POST, players=seat_names(game_set), correcting=deal is not None)
     if not entry.is_valid():
         return _table_page(request, event, game_set, sequence=sequence, status=400, entry=entry)
     try:
@@ -319,7 +282,9 @@ def _save_deal(request, event: Event, game_set: GameSet, *, sequence: int | None
         )
     except ValidationError as exc:
         entry.add_service_error(exc)
-        return _table_page(request, event, game_set, sequence=sequence, status=_status(exc), entry=entry)
+        return _table_page(
+            request, event, game_set, sequence=sequence, status=refusal_status(exc), entry=entry
+        )
     saved = outcome.deal
     what = f"Deal {saved.number}{' (void: it is replayed next)' if saved.void else ''}"
     errors = len(outcome.errors)
@@ -337,7 +302,7 @@ def _save_deal(request, event: Event, game_set: GameSet, *, sequence: int | None
 @GET_POST
 def table(request, event: Event, number: int, table: int):
     """A table's nine-deal grid with the form for its next deal (POST saves it)."""
-    game_set = _game_set(event, number, table)
+    game_set = game_set_or_404(event, number, table)
     if request.method == "POST":
         return _save_deal(request, event, game_set, sequence=None)
     return _table_page(request, event, game_set)
@@ -347,7 +312,7 @@ def table(request, event: Event, number: int, table: int):
 @GET_POST
 def deal(request, event: Event, number: int, table: int, sequence: int):
     """Correct the deal played `sequence`-th (POST saves it); rulings on it are issued from here."""
-    game_set = _game_set(event, number, table)
+    game_set = game_set_or_404(event, number, table)
     _deal(game_set, sequence)
     if request.method == "POST":
         return _save_deal(request, event, game_set, sequence=sequence)
@@ -358,8 +323,8 @@ def deal(request, event: Event, number: int, table: int, sequence: int):
 @require_POST
 def validate(request, event: Event, number: int, table: int):
     """The live check (htmx): the set's findings with the typed deal in place. Writes nothing."""
-    game_set = _game_set(event, number, table)
-    entry = DealEntry(request.POST, players=_seat_names(game_set))
+    game_set = game_set_or_404(event, number, table)
+    entry = DealEntry(request.POST, players=seat_names(game_set))
     preview = None
     if entry.is_valid():
         try:
@@ -384,23 +349,22 @@ def _table_form(
 ) -> HttpResponse:
     """A small form on the table page: `call(cleaned_data)` is its one service call; `done(result)` the
     message on success (then a redirect); a refusal re-renders the page with the form as `name`."""
-    status = 400
-    if form.is_valid():
-        try:
-            result = call(form.cleaned_data)
-        except ValidationError as exc:
-            _add_errors(form, exc)
-            status = _status(exc)
-        else:
-            messages.success(request, done(result))
-            return redirect(then or _table_url(event, game_set))
-    return _table_page(request, event, game_set, sequence=sequence, status=status, **{name: form})
+    return post_form(
+        request,
+        form,
+        call=call,
+        done=done,
+        then=then or _table_url(event, game_set),
+        page=lambda status: _table_page(
+            request, event, game_set, sequence=sequence, status=status, **{name: form}
+        ),
+    )
 
 
 @director_required
 @require_POST
 def deal_delete(request, event: Event, number: int, table: int, sequence: int):
-    game_set = _game_set(event, number, table)
+    game_set = game_set_or_404(event, number, table)
     deal = _deal(game_set, sequence)
     return _table_form(
         request,
@@ -419,28 +383,19 @@ def deal_delete(request, event: Event, number: int, table: int, sequence: int):
 @director_required
 @require_POST
 def ruling(request, event: Event, number: int, table: int, sequence: int):
-    """Issue a ruling (over-call R17, contract error R18, other) on a player in a recorded deal."""
-    game_set = _game_set(event, number, table)
+    """Issue a ruling on a player in a recorded deal (adjudication's one ruling handler); a refusal
+    shows this deal's page again with the form's errors."""
+    game_set = game_set_or_404(event, number, table)
     deal = _deal(game_set, sequence)
-    return _table_form(
+    form = RulingIssueForm(request.POST, players=seat_names(game_set))
+    return ruling_issue_post(
         request,
-        event,
-        game_set,
-        RulingForm(request.POST, players=_seat_names(game_set)),
-        name="ruling_form",
-        sequence=sequence,
+        event=event,
+        deal=deal,
+        form=form,
         then=_table_url(event, game_set, "direct_deal", sequence=sequence),
-        call=lambda data: adjudication_services.ruling_issue(
-            deal=deal,
-            entry=Entry.objects.get(event=event, player__name=data["player"]),
-            user=request.user,
-            kind=data["kind"],
-            points=data["points"],
-            reason=data["reason"],
-            expected_version=data["version"],
-        ),
-        done=lambda issued: (
-            f"Ruling issued: {issued.get_kind_display()} on {issued.entry} in deal {deal.number}."
+        page=lambda status: _table_page(
+            request, event, game_set, sequence=sequence, status=status, ruling_form=form
         ),
     )
 
@@ -449,7 +404,7 @@ def ruling(request, event: Event, number: int, table: int, sequence: int):
 @require_POST
 def verify(request, event: Event, number: int, table: int):
     """Verify the set: refused before deal 9 or over errors without an override reason (service)."""
-    game_set = _game_set(event, number, table)
+    game_set = game_set_or_404(event, number, table)
     return _table_form(
         request,
         event,
@@ -475,7 +430,7 @@ def verify(request, event: Event, number: int, table: int):
 @require_POST
 def reopen(request, event: Event, number: int, table: int):
     """Reopen a verified set for correction; the service needs a reason."""
-    game_set = _game_set(event, number, table)
+    game_set = game_set_or_404(event, number, table)
     return _table_form(
         request,
         event,
@@ -493,7 +448,7 @@ def reopen(request, event: Event, number: int, table: int):
 @require_POST
 def laydown(request, event: Event, number: int, table: int):
     """Check a disputed lay-down against a deal's contract (R4–R8, R10): the engine's verdict."""
-    game_set = _game_set(event, number, table)
+    game_set = game_set_or_404(event, number, table)
     form = LaydownForm(request.POST)
     verdict = None
     if form.is_valid():
@@ -519,32 +474,32 @@ def laydown(request, event: Event, number: int, table: int):
 @GET_POST
 def sheet_import(request, event: Event, number: int, table: int):
     """Replace the table's deals with a `kalooki-sheet/1` JSON sheet, all or nothing."""
-    game_set = _game_set(event, number, table)
-    form = SheetImportForm(*_posted(request), initial={"version": game_set.version})
-    status = 200
-    if request.method == "POST":
-        if form.is_valid():
-            try:
-                services.sheet_import(
-                    game_set=game_set,
-                    user=request.user,
-                    data=form.cleaned_data["sheet"],
-                    expected_version=form.cleaned_data["version"],
-                    reason=form.cleaned_data["reason"],
-                )
-            except ValidationError as exc:
-                _add_errors(form, exc)
-                status = _status(exc)
-            else:
-                messages.success(request, "Sheet imported: check its findings below.")
-                return redirect(_table_url(event, game_set))
-        else:
-            status = 400
-    return render(
+    game_set = game_set_or_404(event, number, table)
+    form = SheetImportForm(*posted(request), initial={"version": game_set.version})
+
+    def page(status: int = 200) -> HttpResponse:
+        return render(
+            request,
+            "scoring/entry/sheet_import.html",
+            {"event": event, "game_set": game_set, "round": game_set.table.round, "form": form},
+            status=status,
+        )
+
+    if request.method != "POST":
+        return page()
+    return post_form(
         request,
-        "scoring/entry/sheet_import.html",
-        {"event": event, "game_set": game_set, "round": game_set.table.round, "form": form},
-        status=status,
+        form,
+        call=lambda data: services.sheet_import(
+            game_set=game_set,
+            user=request.user,
+            data=data["sheet"],
+            expected_version=data["version"],
+            reason=data["reason"],
+        ),
+        done=lambda _findings: "Sheet imported: check its findings below.",
+        then=_table_url(event, game_set),
+        page=page,
     )
 
 
@@ -552,7 +507,7 @@ def sheet_import(request, event: Event, number: int, table: int):
 @GET_POST
 def substitute(request, event: Event, number: int, table: int, position: int):
     """Record (or clear) a substitute who plays a seat from a given deal on."""
-    game_set = _game_set(event, number, table)
+    game_set = game_set_or_404(event, number, table)
     seat = get_object_or_404(
         Seat.objects.select_related("entry__player", "substitute__player"),
         table=game_set.table,
@@ -567,40 +522,40 @@ def substitute(request, event: Event, number: int, table: int, position: int):
         .order_by("player__name")
     ]
     initial = {"substitute": seat.substitute_id, "from_deal": seat.substitute_from}
-    form = SubstituteForm(*_posted(request)[:1], candidates=candidates, initial=initial)
-    status = 200
-    if request.method == "POST":
-        if form.is_valid():
-            data = form.cleaned_data
-            chosen = (
-                Entry.objects.filter(pk=data["substitute"], event=event).first()
-                if data["substitute"]
-                else None
-            )
-            try:
-                services.seat_substitute(
-                    seat=seat,
-                    user=request.user,
-                    substitute=chosen,
-                    from_deal=data["from_deal"],
-                    reason=data["reason"],
-                )
-            except ValidationError as exc:
-                _add_errors(form, exc)
-                status = _status(exc)
-            else:
-                done = (
-                    f"{chosen} plays seat {position} from deal {data['from_deal']}"
-                    if chosen
-                    else "Substitute cleared"
-                )
-                messages.success(request, f"{done}.")
-                return redirect(_table_url(event, game_set))
-        else:
-            status = 400
-    return render(
+    form = SubstituteForm(*posted(request)[:1], candidates=candidates, initial=initial)
+
+    def page(status: int = 200) -> HttpResponse:
+        return render(
+            request,
+            "scoring/entry/substitute.html",
+            {"event": event, "game_set": game_set, "round": game_set.table.round, "seat": seat, "form": form},
+            status=status,
+        )
+
+    def call(data) -> Entry | None:
+        chosen = (
+            Entry.objects.filter(pk=data["substitute"], event=event).first() if data["substitute"] else None
+        )
+        services.seat_substitute(
+            seat=seat,
+            user=request.user,
+            substitute=chosen,
+            from_deal=data["from_deal"],
+            reason=data["reason"],
+        )
+        return chosen
+
+    if request.method != "POST":
+        return page()
+    return post_form(
         request,
-        "scoring/entry/substitute.html",
-        {"event": event, "game_set": game_set, "round": game_set.table.round, "seat": seat, "form": form},
-        status=status,
+        form,
+        call=call,
+        done=lambda chosen: (
+            f"{chosen} plays seat {position} from deal {form.cleaned_data['from_deal']}."
+            if chosen
+            else "Substitute cleared."
+        ),
+        then=_table_url(event, game_set),
+        page=page,
     )

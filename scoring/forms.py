@@ -14,8 +14,6 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
-from adjudication.models import Ruling
-
 from .models import Round
 
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024
@@ -40,6 +38,12 @@ class AlertsMixin:
         if any(field.errors for field in self.hidden_fields()):
             messages.append(STALE_PAGE)
         return messages
+
+
+class VersionedForm(AlertsMixin, forms.Form):
+    """A form built from one version of the data: the service refuses it once the data has moved on."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**31 - 1)
 
 
 class DealForm(AlertsMixin, forms.Form):
@@ -235,7 +239,7 @@ class DealEntry:
         return bool(self.errors_outside or self.deal.errors or any(form.errors for _n, form in self.lines))
 
 
-class VerifyForm(AlertsMixin, forms.Form):
+class VerifyForm(VersionedForm):
     override_reason = forms.CharField(
         label="Override reason (only to verify over errors or before deal 9)",
         required=False,
@@ -243,35 +247,18 @@ class VerifyForm(AlertsMixin, forms.Form):
         widget=forms.Textarea(attrs={"rows": 2}),
     )
     acknowledge = forms.BooleanField(label="I have read the warnings and accept them", required=False)
-    version = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
 
 
-class ReopenForm(AlertsMixin, forms.Form):
+class ReopenForm(VersionedForm):
     reason = forms.CharField(
         label="Why is the verified set reopened?",
         max_length=2000,
         widget=forms.Textarea(attrs={"rows": 2}),
     )
-    version = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
 
 
-class DeleteDealForm(AlertsMixin, forms.Form):
+class DeleteDealForm(VersionedForm):
     reason = forms.CharField(label="Why delete this deal?", required=False, max_length=500)
-    version = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
-
-
-class RulingForm(AlertsMixin, forms.Form):
-    player = forms.ChoiceField(label="Player")
-    kind = forms.ChoiceField(label="Infraction", choices=Ruling.Kind.choices)
-    points = forms.IntegerField(
-        label="Points (other infraction)", required=False, min_value=1, max_value=10_000
-    )
-    reason = forms.CharField(label="Reason", required=False, max_length=2000)
-    version = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
-
-    def __init__(self, *args, players: Sequence[str], **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["player"].choices = [(name, name) for name in players]
 
 
 class LaydownForm(AlertsMixin, forms.Form):
@@ -360,13 +347,12 @@ class PlayersImportForm(AlertsMixin, forms.Form):
         return data
 
 
-class SheetImportForm(AlertsMixin, forms.Form):
+class SheetImportForm(VersionedForm):
     file = forms.FileField(label="kalooki-sheet/1 JSON file", required=False)
     text = forms.CharField(
         label="…or paste the JSON", required=False, max_length=MAX_UPLOAD_BYTES, widget=forms.Textarea
     )
     reason = forms.CharField(label="Reason", required=False, max_length=500)
-    version = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
 
     def clean(self):
         data = super().clean()

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.apps import apps
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
@@ -24,6 +23,7 @@ from hypothesis import strategies as st
 from adjudication import services as rulings
 from adjudication.archive import ArchiveError, event_import
 from scoring import services
+from tests.conftest import row_counts
 
 pytestmark = pytest.mark.django_db
 
@@ -40,11 +40,6 @@ FUZZ = settings(
 )
 DATA = Path(__file__).parent.parent / "data"
 ARCHIVE = json.loads((DATA / "events" / "example-event.json").read_text(encoding="utf-8"))
-
-
-def row_counts() -> dict[str, int]:
-    models = [*apps.get_app_config("scoring").get_models(), *apps.get_app_config("adjudication").get_models()]
-    return {model.__name__: model.objects.count() for model in models}
 
 
 # --- malformed JSON documents -------------------------------------------------------------------
@@ -166,18 +161,6 @@ form_values = st.one_of(
 OK = {200, 302, 400, 403, 404, 405, 409}
 
 
-@pytest.fixture
-def director_client(client, director):
-    client.force_login(director)
-    return client
-
-
-@pytest.fixture
-def played(game_set, director, example_sheet):
-    services.sheet_import(game_set=game_set, user=director, data=example_sheet)
-    return game_set
-
-
 def fields(names):
     return st.dictionaries(st.sampled_from(names) | st.text(max_size=5), form_values, max_size=len(names) + 1)
 
@@ -191,9 +174,9 @@ DEAL_FIELDS = ["out", "doubled", "void", "dealer", "reason", "deal", "version", 
 
 @FUZZ
 @given(post=fields(DEAL_FIELDS))
-def test_deal_entry_posts_never_break_the_page(director_client, event, played, post):
+def test_deal_entry_posts_never_break_the_page(as_director, event, played, post):
     before = row_counts()
-    response = director_client.post(reverse("scoring:direct_table", args=[event.slug, 1, 1]), post)
+    response = as_director.post(reverse("scoring:direct_table", args=[event.slug, 1, 1]), post)
     assert response.status_code in OK
     if response.status_code != 302:
         assert row_counts() == before
@@ -203,11 +186,9 @@ def test_deal_entry_posts_never_break_the_page(director_client, event, played, p
 @given(
     deal=form_values,
     post=fields(["player", "kind", "points", "rule", "reason", "version"]),
-    target=st.sampled_from(["issue", "appeal", "decide"]),
+    target=st.sampled_from(["issue", "issue-on-the-deal", "appeal", "decide"]),
 )
-def test_ruling_posts_never_break_the_page(
-    director_client, event, played, director, entries, deal, post, target
-):
+def test_ruling_posts_never_break_the_page(as_director, event, played, director, entries, deal, post, target):
     ruling = played.deals.get(sequence=2).rulings.first() or rulings.ruling_issue(
         deal=played.deals.get(sequence=2),
         entry=entries["Ann"],
@@ -218,10 +199,12 @@ def test_ruling_posts_never_break_the_page(
     )
     if target == "issue":
         url = reverse("adjudication:table_rulings", args=[event.slug, 1, 1]) + f"?deal={deal}"
+    elif target == "issue-on-the-deal":
+        url = reverse("scoring:direct_ruling", args=[event.slug, 1, 1, 2])
     else:
         url = reverse(f"adjudication:ruling_{target}", args=[event.slug, ruling.pk])
     before = row_counts()
-    response = director_client.post(url, post)
+    response = as_director.post(url, post)
     assert response.status_code in OK
     if response.status_code != 302:
         assert row_counts() == before
@@ -229,14 +212,14 @@ def test_ruling_posts_never_break_the_page(
 
 @FUZZ
 @given(query=fields(["action", "table", "user", "date_from", "date_to", "page", "_export", "status", "deal"]))
-def test_filters_and_query_strings_never_break_a_page(director_client, event, played, query):
+def test_filters_and_query_strings_never_break_a_page(as_director, event, played, query):
     for url in (
         reverse("adjudication:log", args=[event.slug]),
         reverse("adjudication:rulings", args=[event.slug]),
         reverse("adjudication:table_rulings", args=[event.slug, 1, 1]),
         reverse("scoring:standings", args=[event.slug]),
     ):
-        assert director_client.get(url, query).status_code in OK
+        assert as_director.get(url, query).status_code in OK
 
 
 segments = st.one_of(
@@ -249,15 +232,15 @@ segments = st.one_of(
 @given(
     parts=st.lists(segments, min_size=1, max_size=8), root=st.sampled_from(["/adjudication/e/", "/e/", "/"])
 )
-def test_made_up_urls_get_a_page_or_not_found(director_client, played, parts, root):
-    response = director_client.get(root + "/".join(parts) + "/")
+def test_made_up_urls_get_a_page_or_not_found(as_director, played, parts, root):
+    response = as_director.get(root + "/".join(parts) + "/")
     assert response.status_code in OK | {301}
 
 
 @FUZZ
 @given(data=st.data())
 def test_uploaded_sheets_and_player_lists_never_break_their_pages(
-    director_client, event, game_set, example_sheet, data
+    as_director, event, game_set, example_sheet, data
 ):
     sheet = data.draw(
         st.text(max_size=200) | st.just(None).map(lambda _: json.dumps(mutate(data, example_sheet, times=2)))
@@ -269,7 +252,7 @@ def test_uploaded_sheets_and_player_lists_never_break_their_pages(
         ("direct_players_import", {"text": "\n".join(",".join(row) for row in rows)}),
     ):
         args = [event.slug, 1, 1] if name == "direct_sheet_import" else [event.slug]
-        response = director_client.post(reverse(f"scoring:{name}", args=args), post)
+        response = as_director.post(reverse(f"scoring:{name}", args=args), post)
         assert response.status_code in OK
         # A refused upload writes nothing (an accepted player list shows its report: 200).
         if response.status_code >= 400:

@@ -18,19 +18,6 @@ from scoring.models import DealResult, GameSet
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def played(game_set, director, example_sheet):
-    services.sheet_import(game_set=game_set, user=director, data=example_sheet)
-    game_set.refresh_from_db()
-    return game_set
-
-
-@pytest.fixture
-def as_director(client, director):
-    client.force_login(director)
-    return client
-
-
 def table_url(name, event, game_set, **query):
     table = game_set.table
     url = reverse(f"adjudication:{name}", args=[event.slug, table.round.number, table.number])
@@ -109,6 +96,41 @@ def test_a_director_issues_a_ruling_that_cites_its_rule(as_director, event, play
     assert response.status_code == 302 and response["Location"] == ruling_url("ruling", event, ruling)
     assert (ruling.rule, ruling.points, ruling.entry.player.name) == ("R19", 15, "Dee")
     assert penalty(played, 3, "Dee") > before
+
+
+def deal_ruling_url(event, game_set, sequence):
+    table = game_set.table
+    return reverse("scoring:direct_ruling", args=[event.slug, table.round.number, table.number, sequence])
+
+
+@pytest.mark.parametrize("page", ["entry", "rulings"])
+@pytest.mark.parametrize(
+    ("post", "rule"),
+    [
+        ({"kind": "overcall"}, "R17"),
+        ({"kind": "contract_error"}, "R18"),
+        ({"kind": "overcall", "rule": "R17(b)"}, "R17(b)"),
+        ({"kind": "other", "points": "5", "reason": "Card exposed"}, ""),
+        ({"kind": "other", "points": "5", "reason": "Card exposed", "rule": "R9"}, "R9"),
+    ],
+    ids=["over-call", "contract-error", "cited", "other", "other-cited"],
+)
+def test_both_pages_issue_rulings_through_one_form_that_cites_the_rule(
+    as_director, event, played, page, post, rule
+):
+    """The deal's entry page and the table's rulings page show the same form and post to one handler:
+    a blank rule cites the infraction's own (R17, R18); another infraction cites what is typed."""
+    deal = played.deals.get(sequence=3)
+    if page == "entry":
+        shown = reverse("scoring:direct_deal", args=[event.slug, 1, 1, 3])
+        target = deal_ruling_url(event, played, 3)
+    else:
+        shown = target = table_url("table_rulings", event, played, deal=3)
+    html = as_director.get(shown).content
+    assert b'name="rule"' in html and b"Blank: R17 for an over-call" in html
+    response = as_director.post(target, {"player": "Dee", **post, "version": deal.version})
+    assert response.status_code == 302
+    assert Ruling.objects.get(entry__player__name="Dee").rule == rule
 
 
 @pytest.mark.parametrize(
@@ -262,6 +284,7 @@ def test_the_rulings_list_puts_appeals_first_and_filters_by_status(
         "/adjudication/e/test-open/r/9/t/1/history/",
         "/adjudication/e/test-open/r/1/t/9/rulings/",
         "/adjudication/e/test-open/r/1/t/1/rulings/?deal=x",
+        "/adjudication/e/test-open/r/1/t/1/rulings/?deal=²",
         "/adjudication/e/test-open/log/?page=zz&date_from=never",
         "/adjudication/e/test-open/r/99999999999999999999/t/1/history/",
     ],
