@@ -142,17 +142,11 @@ def _seat_in_bulk(rnd: Round, seed: int) -> None:
         order = sorted(entries.values(), key=lambda entry: entry.pk)
     else:
         order = [entries[row["entry_id"]] for row in selectors.standings_for_event(event, with_ids=True)]
-        order += [entry for entry in entries.values() if entry not in order]
-    sizes = seating.table_sizes(
-        len(order),
-        size=rules.table_size,
-        min_players=rules.min_players,
-        max_players=rules.max_players,
-        fits=rules.can_deal,
-    )
-    plans = seating.plan_tables(
+        ranked = {entry.pk for entry in order}
+        order += [entry for entry in entries.values() if entry.pk not in ranked]
+    plans = seating.plan_round(
         [seating.Seatable(entry.pk, entry.player.club) for entry in order],
-        sizes,
+        rules,
         rng=rng,
         shuffle=rnd.number == 1,
     )

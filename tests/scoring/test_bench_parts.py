@@ -227,3 +227,52 @@ def test_player_names_differ_past_every_combination():
     names = player_names(1100)
     assert len(set(names)) == 1100
     assert names[:2] == ["Ann Brown", "Bob Brown"]
+
+
+# --- the synthetic event (small, in the test database) ----------------------------------------------
+
+
+def _build(players: int, rounds: int):
+    from scoring.bench.fixture import build_event
+
+    return build_event(
+        slug="bench", name="Bench", players=players, rounds=rounds, seed=7, progress=lambda _: None
+    )
+
+
+@pytest.mark.django_db
+def test_the_event_is_seated_by_round_seat_and_every_set_is_verified_and_valid():
+    from adjudication.engine.validator import validate_data
+    from scoring.models import DealResult, GameSet
+    from scoring.services import sheet_for_set
+
+    built = _build(12, 2)
+    assert built.seating_failures == []
+    sets = GameSet.objects.filter(table__round__event=built.event)
+    assert sets.count() == len(built.sheets) == 6
+    assert set(sets.values_list("status", flat=True)) == {GameSet.Status.VERIFIED}
+    assert built.deals == 6 * 9
+    assert DealResult.objects.filter(deal__game_set__in=sets).count() == built.results == 6 * 9 * 4
+    # What the database holds reads back as a clean sheet: seats, dealers and hands all agree.
+    for game_set in sets:
+        assert validate_data(sheet_for_set(game_set)) == []
+
+
+@pytest.mark.django_db
+def test_a_round_that_round_seat_cannot_seat_is_seated_in_bulk_and_reported(monkeypatch):
+    from scoring import services
+    from scoring.models import Seat
+
+    def refuse(**kwargs):
+        raise RuntimeError("cannot seat")
+
+    monkeypatch.setattr(services, "round_seat", refuse)
+    built = _build(8, 2)
+    assert built.seating_failures == [
+        "round 1: RuntimeError: cannot seat",
+        "round 2: RuntimeError: cannot seat",
+    ]
+    for rnd in built.rounds:
+        seated = Seat.objects.filter(round=rnd)
+        assert seated.count() == 8
+        assert len(set(seated.values_list("entry_id", flat=True))) == 8
