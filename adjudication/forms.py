@@ -37,9 +37,10 @@ class RulingIssueForm(VersionedForm):
         label="Reason", required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2})
     )
 
+    # On the entry page it sits beside the deal form, which has a `reason` too.
+    id_prefix = "ruling"
+
     def __init__(self, *args, players: Sequence[str], **kwargs) -> None:
-        # Its own ids: on the entry page it sits beside the deal form, which has a `reason` too.
-        kwargs.setdefault("auto_id", "id_ruling_%s")
         super().__init__(*args, **kwargs)
         self.fields["player"].choices = [(name, name) for name in players]
 

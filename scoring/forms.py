@@ -44,6 +44,13 @@ class VersionedForm(AlertsMixin, forms.Form):
     """A form built from one version of the data: the service refuses it once the data has moved on."""
 
     version = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**31 - 1)
+    # Element ids start with this, so several forms share a page and each label finds its own field.
+    id_prefix = ""
+
+    def __init__(self, *args, **kwargs) -> None:
+        if self.id_prefix:
+            kwargs.setdefault("auto_id", f"id_{self.id_prefix}_%s")
+        super().__init__(*args, **kwargs)
 
 
 class DealForm(AlertsMixin, forms.Form):
@@ -240,6 +247,7 @@ class DealEntry:
 
 
 class VerifyForm(VersionedForm):
+    id_prefix = "verify"
     override_reason = forms.CharField(
         label="Override reason (only to verify over errors or before deal 9)",
         required=False,
@@ -250,6 +258,7 @@ class VerifyForm(VersionedForm):
 
 
 class ReopenForm(VersionedForm):
+    id_prefix = "reopen"
     reason = forms.CharField(
         label="Why is the verified set reopened?",
         max_length=2000,
@@ -258,6 +267,7 @@ class ReopenForm(VersionedForm):
 
 
 class DeleteDealForm(VersionedForm):
+    id_prefix = "delete"
     reason = forms.CharField(label="Why delete this deal?", required=False, max_length=500)
 
 
@@ -272,6 +282,8 @@ class LaydownForm(AlertsMixin, forms.Form):
     )
 
     def __init__(self, *args, deals: int = 9, **kwargs) -> None:
+        # Its own ids: the deal form on the same page has a `deal` field too.
+        kwargs.setdefault("auto_id", "id_laydown_%s")
         super().__init__(*args, **kwargs)
         self.fields["deal"].choices = [(number, str(number)) for number in range(1, deals + 1)]
 

@@ -526,3 +526,11 @@ def test_a_service_error_finds_its_field_when_the_name_holds_a_dot():
     brown = dict(entry.lines)["J. Brown"]
     assert brown.errors["hand"] == ["cannot read 'ZZ'"]
     assert entry.errors_outside == ["results.Ann: expected an object"]
+
+
+def test_the_correction_page_has_no_duplicate_element_ids(as_director, played):
+    # Labels and screen readers find fields by id: the deal form and the delete form both have a reason.
+    page = as_director.get(table_url(played, "direct_deal", sequence=1))
+    assert page.status_code == 200
+    ids = re.findall(r'\bid="([^"]+)"', page.content.decode())
+    assert sorted({name for name in ids if ids.count(name) > 1}) == []
