@@ -11,8 +11,10 @@ PORT   ?= 8000
 PDF_PACKAGES     := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
 # The browser test drives Debian's Chromium; nothing downloads a browser at run time.
 BROWSER_PACKAGES := chromium
+# The load measurement drives the server with wrk (a Python client competes with the server for CPU).
+BENCH_PACKAGES   := wrk
 
-.PHONY: run test bench lint format install install-test system-pdf system-browser clean help
+.PHONY: run test bench lint format install install-test system-pdf system-browser system-bench clean help
 
 help:
 	@echo "make run    - install, migrate, load the demo event and serve http://$(HOST):$(PORT)"
@@ -54,6 +56,9 @@ system-pdf:
 system-browser:
 	$(call ensure_debs,$(BROWSER_PACKAGES))
 
+system-bench:
+	$(call ensure_debs,$(BENCH_PACKAGES))
+
 run: install system-pdf
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_demo
@@ -64,7 +69,7 @@ run: install system-pdf
 test: install-test system-pdf system-browser
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-bench: install-test system-pdf
+bench: install-test system-pdf system-bench
 	$(BIN)/python manage.py bench $(BENCH_ARGS)
 
 lint: install-test
