@@ -79,7 +79,10 @@ def _new_ruling(*, deal: Deal, entry: Entry, kind: str, points: int, reason: str
         rule=rule or Ruling.DEFAULT_RULE[kind],
         issued_by=_user_or_none(user),
     )
-    ruling.full_clean()
+    # The deal, the entry and the user are loaded rows the caller has just checked, and the database
+    # enforces both their foreign keys and `ruling_other_has_points` (points come from `_kind_points` or
+    # a sheet's other points, at least 1): re-checking them here cost five queries a ruling.
+    ruling.full_clean(exclude=["deal", "entry", "issued_by"], validate_constraints=False)
     ruling.save()
     return ruling
 
@@ -303,7 +306,9 @@ def rulings_sync_from_results(*, deal: Deal, user, rules) -> None:
     touched. Runs inside the caller's transaction.
     """
     event = deal.game_set.table.round.event
-    results = {row.entry_id: row for row in DealResult.objects.filter(deal=deal).select_related("entry")}
+    results = {
+        row.entry_id: row for row in DealResult.objects.filter(deal=deal).select_related("entry__player")
+    }
     in_force: dict[tuple[int, str], list[Ruling]] = {}
     for ruling in Ruling.objects.filter(deal=deal, status__in=Ruling.IN_FORCE).select_related(
         "entry__player", "deal__game_set__table__round"

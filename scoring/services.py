@@ -1267,6 +1267,17 @@ def _next_number(deals: Sequence[Deal]) -> int:
 # Foreign keys set from rows just read in the same transaction: checking them again would cost a
 # query each (the database constraints still hold).
 _RELATIONS = ("game_set", "out", "updated_by", "deal", "entry")
+_RESULT_FIELDS = (
+    "calls",
+    "hand",
+    "penalty",
+    "total_written",
+    "opened",
+    "overcall",
+    "contract_error",
+    "other_points",
+    "other_reason",
+)
 
 
 def _write_deal(
@@ -1284,6 +1295,8 @@ def _write_deal(
     if deal is None:
         deal = Deal(game_set=game_set, sequence=sequence)
     else:
+        # The locked set already carries its table, round and event; the rulings sync reads them.
+        deal.game_set = game_set
         deal.version += 1
     deal.number = clean.number
     deal.void = clean.void
@@ -1296,6 +1309,7 @@ def _write_deal(
     deal.save()
     existing = {result.entry_id: result for result in DealResult.objects.filter(deal=deal)}
     keep = set()
+    added = []
     for name, result in clean.results.items():
         entry = entries[name]
         keep.add(entry.pk)
@@ -1304,7 +1318,10 @@ def _write_deal(
             penalty = _computed_penalty(rules, clean, name, result, f"results.{name}")
         if penalty < 0:
             raise _errors({f"results.{name}.penalty": "a deal score cannot be negative"})
-        row = existing.get(entry.pk) or DealResult(deal=deal, entry=entry)
+        row = existing.get(entry.pk)
+        if row is None:
+            row = DealResult(deal=deal, entry=entry)
+            added.append(row)
         row.calls = result.calls
         row.hand = result.hand
         row.penalty = penalty
@@ -1315,7 +1332,10 @@ def _write_deal(
         row.other_points = result.other_points
         row.other_reason = result.other_reason
         row.full_clean(exclude=_RELATIONS, validate_unique=False, validate_constraints=False)
-        row.save()
+    # One statement each for changed and new rows; DealResult has no save() override or signals to skip.
+    kept = [row for entry_id, row in existing.items() if entry_id in keep]
+    DealResult.objects.bulk_update(kept, _RESULT_FIELDS)
+    DealResult.objects.bulk_create(added)
     DealResult.objects.filter(deal=deal).exclude(entry_id__in=keep).delete()
     return deal
 
