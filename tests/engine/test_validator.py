@@ -79,7 +79,7 @@ def test_the_fixtures_validate_clean(sheet):
 
 
 def test_the_example_event_sheets_validate_clean():
-    event = json.loads((DATA / "example-event.json").read_text())
+    event = json.loads((DATA / "events" / "example-event.json").read_text())
     for table in event["rounds"][0]["tables"]:
         assert validate_data(table["sheet"]) == []
 
