@@ -64,6 +64,7 @@ run: install system-pdf
 	$(BIN)/python manage.py load_demo
 	@echo
 	@echo "Serving on http://$(HOST):$(PORT)/  (Ctrl+C stops it)"
+	@echo "Directors log in at http://$(HOST):$(PORT)/accounts/login/ with the demo director's login above."
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 test: install-test system-pdf system-browser
