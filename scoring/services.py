@@ -30,6 +30,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from adjudication.audit import audit_record
+from adjudication.engine.sheet import result_as_dict
 from adjudication.models import AuditEntry
 
 from . import seating
@@ -940,22 +941,18 @@ def _deals(game_set: GameSet) -> list[Deal]:
 
 
 def _result_data(result: DealResult) -> dict[str, Any]:
-    data: dict[str, Any] = {"calls": result.calls, "penalty": result.penalty}
-    if result.total_written is not None:
-        data["total"] = result.total_written
-    if result.hand is not None:
-        data["hand"] = result.hand
-    if result.opened is not None:
-        data["opened"] = result.opened
-    if result.overcall:
-        data["overcall"] = True
-    if result.contract_error:
-        data["contract_error"] = True
-    if result.other_points:
-        data["other_points"] = result.other_points
-    if result.other_reason:
-        data["other_reason"] = result.other_reason
-    return data
+    return result_as_dict(
+        calls=result.calls,
+        penalty=result.penalty,
+        total=result.total_written,
+        hand=result.hand,
+        opened=result.opened,
+        overcall=result.overcall,
+        contract_error=result.contract_error,
+        other_points=result.other_points,
+        # The database keeps "" for no reason; the sheet leaves the field out.
+        other_reason=result.other_reason or None,
+    )
 
 
 def deal_as_data(deal: Deal, names_by_position: Mapping[int, str]) -> dict[str, Any]:

@@ -80,24 +80,17 @@ class PlayerResult:
 
     def as_dict(self) -> dict[str, Any]:
         """The result's JSON object; optional fields only when they say something."""
-        data: dict[str, Any] = {"calls": self.calls}
-        if self.penalty is not None:
-            data["penalty"] = self.penalty
-        if self.total is not None:
-            data["total"] = self.total
-        if self.hand is not None:
-            data["hand"] = self.hand
-        if self.opened is not None:
-            data["opened"] = self.opened
-        if self.overcall:
-            data["overcall"] = True
-        if self.contract_error:
-            data["contract_error"] = True
-        if self.other_points:
-            data["other_points"] = self.other_points
-        if self.other_reason is not None:
-            data["other_reason"] = self.other_reason
-        return data
+        return result_as_dict(
+            calls=self.calls,
+            penalty=self.penalty,
+            total=self.total,
+            hand=self.hand,
+            opened=self.opened,
+            overcall=self.overcall,
+            contract_error=self.contract_error,
+            other_points=self.other_points,
+            other_reason=self.other_reason,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -482,6 +475,44 @@ def header_of(sheet: Sheet) -> Header:
     )
 
 
+def result_as_dict(
+    *,
+    calls: int,
+    penalty: int | None,
+    total: int | None = None,
+    hand: str | None = None,
+    opened: bool | None = None,
+    overcall: bool = False,
+    contract_error: bool = False,
+    other_points: int = 0,
+    other_reason: str | None = None,
+) -> dict[str, Any]:
+    """One player's result as a ``kalooki-sheet/1`` object, optional fields only when they say something
+    (shared by parsed sheets and by sheets written from the database).
+
+    >>> result_as_dict(calls=1, penalty=72, overcall=True, hand="")
+    {'calls': 1, 'penalty': 72, 'hand': '', 'overcall': True}
+    """
+    data: dict[str, Any] = {"calls": calls}
+    if penalty is not None:
+        data["penalty"] = penalty
+    if total is not None:
+        data["total"] = total
+    if hand is not None:
+        data["hand"] = hand
+    if opened is not None:
+        data["opened"] = opened
+    if overcall:
+        data["overcall"] = True
+    if contract_error:
+        data["contract_error"] = True
+    if other_points:
+        data["other_points"] = other_points
+    if other_reason is not None:
+        data["other_reason"] = other_reason
+    return data
+
+
 __all__ = [
     "FORMAT",
     "DealRecord",
@@ -491,5 +522,6 @@ __all__ = [
     "decode_json",
     "load_sheet",
     "parse_sheet",
+    "result_as_dict",
     "sheet_to_dict",
 ]
