@@ -1,0 +1,263 @@
+"""The house rules for imports (HOUSE-STYLE.md "Import rule"), read from the code itself.
+
+- no cycle between any two project modules, imports inside functions included (a package's
+  ``__init__`` re-exporting its own modules is not a cycle: importing ``pkg.sub`` is an arrow to
+  ``pkg.sub`` alone);
+- no module imports another module's underscore names (``from x import _y``, ``x._y``);
+- selectors never import services;
+- no project module is over 800 lines (tests, migrations and the benchmark package aside).
+
+The engine's own rule (standard library only) is tests/engine/test_engine_is_pure.py.
+Run ``python -m pytest tests/test_house_rules.py`` to see every breach with its file and line.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("kalooki_tournament", "scoring", "adjudication")
+LONGEST_MODULE = 800
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def project_files(*, skip: tuple[str, ...] = ("migrations",)) -> dict[str, Path]:
+    files = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if not any(part in skip for part in path.relative_to(ROOT).parts):
+                files[module_name(path)] = path
+    return files
+
+
+MODULES = project_files()
+
+
+@dataclass(frozen=True)
+class Arrow:
+    """`source` imports `target` (a project module) at `line`, taking `names` from it."""
+
+    source: str
+    target: str
+    line: int
+    names: tuple[str, ...]
+
+
+def _absolute(source: str, node: ast.ImportFrom, is_package: bool) -> str:
+    if not node.level:
+        return node.module or ""
+    base = source.split(".")
+    # A package's own `from . import x` stays inside it; a module's goes to its package.
+    keep = len(base) - node.level + (1 if is_package else 0)
+    return ".".join(base[:keep] + ([node.module] if node.module else []))
+
+
+def _project_module(name: str, modules: Mapping[str, Path]) -> str | None:
+    """The project module `name` lives in: itself, or its nearest enclosing package."""
+    while name:
+        if name in modules:
+            return name
+        name = name.rpartition(".")[0]
+    return None
+
+
+def arrows(source: str, path: Path, modules: Mapping[str, Path]) -> Iterator[Arrow]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    is_package = path.name == "__init__.py"
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                target = _project_module(alias.name, modules)
+                if target and target != source:
+                    yield Arrow(source, target, node.lineno, ())
+        elif isinstance(node, ast.ImportFrom):
+            base = _absolute(source, node, is_package)
+            for alias in node.names:
+                # `from pkg import module` is an arrow to the module; `from pkg import name` to pkg.
+                as_module = f"{base}.{alias.name}" if base else alias.name
+                if as_module in modules:
+                    if as_module != source:
+                        yield Arrow(source, as_module, node.lineno, ())
+                    continue
+                target = _project_module(base, modules)
+                if target and target != source:
+                    yield Arrow(source, target, node.lineno, (alias.name,))
+
+
+def all_arrows(modules: Mapping[str, Path] = MODULES) -> list[Arrow]:
+    return [arrow for name, path in modules.items() for arrow in arrows(name, path, modules)]
+
+
+def cycles(edges: list[Arrow]) -> list[list[str]]:
+    """Every strongly connected group of two or more modules (Tarjan), each sorted."""
+    graph: dict[str, set[str]] = {}
+    for arrow in edges:
+        graph.setdefault(arrow.source, set()).add(arrow.target)
+        graph.setdefault(arrow.target, set())
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph[node]):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def underscore_imports(edges: list[Arrow], modules: Mapping[str, Path] = MODULES) -> list[str]:
+    """`from x import _y` and `x._y` where x is another project module."""
+    found = [
+        f"{arrow.source}:{arrow.line} takes {name} from {arrow.target}"
+        for arrow in edges
+        for name in arrow.names
+        if name.startswith("_") and not name.startswith("__")
+    ]
+    for source, path in modules.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        aliases = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.asname and alias.name in modules:
+                        aliases[alias.asname] = alias.name
+            elif isinstance(node, ast.ImportFrom):
+                base = _absolute(source, node, path.name == "__init__.py")
+                for alias in node.names:
+                    as_module = f"{base}.{alias.name}" if base else alias.name
+                    if as_module in modules:
+                        aliases[alias.asname or alias.name] = as_module
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in aliases
+                and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+            ):
+                found.append(f"{source}:{node.lineno} uses {aliases[node.value.id]}.{node.attr}")
+    return sorted(set(found))
+
+
+def is_selectors(name: str) -> bool:
+    return any(part == "selectors" for part in name.split("."))
+
+
+def is_services(name: str) -> bool:
+    return any(part == "services" for part in name.split("."))
+
+
+def test_the_modules_are_found() -> None:
+    assert {"scoring.models", "adjudication.engine.rules", "kalooki_tournament.settings"} <= set(MODULES)
+
+
+@pytest.mark.xfail(
+    strict=True, reason="scoring.services, scoring.selectors and adjudication.services import each other"
+)
+def test_no_import_cycle_between_project_modules() -> None:
+    assert cycles(all_arrows()) == []
+
+
+@pytest.mark.xfail(strict=True, reason="14 private names cross modules today")
+def test_no_module_imports_another_modules_underscore_names() -> None:
+    assert underscore_imports(all_arrows()) == []
+
+
+@pytest.mark.xfail(strict=True, reason="scoring.selectors reads through scoring.services' helpers")
+def test_selectors_never_import_services() -> None:
+    wrong = [
+        f"{arrow.source}:{arrow.line} imports {arrow.target}"
+        for arrow in all_arrows()
+        if is_selectors(arrow.source) and is_services(arrow.target)
+    ]
+    assert wrong == []
+
+
+@pytest.mark.xfail(strict=True, reason="scoring.services, scoring.selectors and adjudication.archive")
+def test_no_project_module_is_over_800_lines() -> None:
+    long = {
+        name: lines
+        for name, path in project_files(skip=("migrations", "bench")).items()
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > LONGEST_MODULE
+    }
+    assert long == {}
+
+
+# --- the checks themselves ----------------------------------------------------------------------
+
+
+def _modules_of(tmp_path: Path, files: dict[str, str]) -> dict[str, Path]:
+    """A small project of its own: {"p/one.py": source, ...} written under tmp_path."""
+    modules = {}
+    for relative, text in files.items():
+        path = tmp_path / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        parts = list(Path(relative).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        modules[".".join(parts)] = path
+    return modules
+
+
+@pytest.mark.parametrize(
+    ("files", "has_cycle"),
+    [
+        ({"a.py": "import b", "b.py": "def f():\n    import a"}, True),
+        ({"a.py": "from b import x", "b.py": "from a import y"}, True),
+        ({"p/__init__.py": "from .one import x", "p/one.py": "from .two import y", "p/two.py": ""}, False),
+        ({"p/__init__.py": "from .one import x", "p/one.py": "from p import z"}, True),
+        ({"p/__init__.py": "from .one import x", "p/one.py": "from p import two", "p/two.py": ""}, False),
+        ({"a.py": "import b", "b.py": "import c", "c.py": "from a import q"}, True),
+    ],
+)
+def test_the_cycle_check_sees_cycles_and_only_cycles(tmp_path: Path, files, has_cycle: bool) -> None:
+    assert bool(cycles(all_arrows(_modules_of(tmp_path, files)))) is has_cycle
+
+
+@pytest.mark.parametrize(
+    ("source", "caught"),
+    [
+        ("from b import _hidden", True),
+        ("from b import visible", False),
+        ("import b as m\nm._hidden()", True),
+        ("from . import b\nb._hidden", True),
+        ("from b import __doc__", False),
+    ],
+)
+def test_the_underscore_check_catches_what_it_should(tmp_path: Path, source: str, caught: bool) -> None:
+    modules = _modules_of(tmp_path, {"a.py": source, "b.py": ""})
+    assert bool(underscore_imports(all_arrows(modules), modules)) is caught
