@@ -35,8 +35,8 @@ from django.utils.text import slugify
 
 from adjudication.engine.rules import InvalidRuleSet, ruleset_from
 from adjudication.engine.sheet import SheetError, decode_json, got, parse_sheet
-from scoring import services
-from scoring.models import Entry, Event, GameSet, Round, Table
+from scoring import deal_input, services, sheets
+from scoring.models import TIEBREAKS, Entry, Event, GameSet, Round, Table
 
 from .audit import audit_record
 from .models import AuditEntry, Ruling
@@ -50,7 +50,7 @@ ARCHIVED_OBJECT = "archive"
 # What the importer reads of a sheet; anything else is ignored (SCORESHEET.md: unknown fields).
 SHEET_KEYS = ("format", "ruleset", "rules", "players", "first_dealer", "deals", "substitutes")
 DEAL_KEYS = ("deal", "dealer", "void", "out", "doubled", "results")
-RESULT_KEYS = services._RESULT_KEYS
+RESULT_KEYS = deal_input.RESULT_KEYS
 # Model field -> archive key, so a refusal from a service names the archive's place.
 EVENT_FIELD_PATHS = {
     "ruleset_preset": "ruleset",
@@ -156,7 +156,7 @@ def _table(table: Table, rulings: Mapping[int, list[dict[str, Any]]]) -> dict[st
     item: dict[str, Any] = {
         "number": table.number,
         "status": game_set.status,
-        "sheet": services.sheet_for_set(game_set),
+        "sheet": sheets.sheet_for_set(game_set),
     }
     if game_set.override_reason:
         item["override_reason"] = game_set.override_reason
@@ -665,7 +665,7 @@ def _replace(event: Event, plan: _Plan, user) -> Event:
     Entry.objects.filter(event=event).delete()
     changes = {key: value for key, value in plan.event.items() if key in services.EDITABLE_EVENT_FIELDS}
     if changes.get("tiebreaks") is None:
-        changes["tiebreaks"] = list(services.TIEBREAKS)
+        changes["tiebreaks"] = list(TIEBREAKS)
     with _at("event", EVENT_FIELD_PATHS):
         event = services.event_update(event=event, user=user, reason=IMPORT_REASON, **changes)
     audit_record(
@@ -820,7 +820,7 @@ def _restore_rulings(game_set: GameSet, plan: _Table, user, report: ImportReport
     if not plan.rulings:
         return
     deals = {deal.sequence: deal for deal in game_set.deals.all()}
-    entries = {seat.entry.player.name: seat.entry for seat in services._seats(game_set)}
+    entries = {seat.entry.player.name: seat.entry for seat in sheets.seats_of(game_set)}
     marked = list(Ruling.objects.filter(deal__game_set=game_set).select_related("deal", "entry__player"))
     free = {(r.deal_id, r.entry.player.name, r.kind): r for r in marked}
     other_points = {(r.deal_id, r.entry.player.name): r.points for r in marked if r.kind == Ruling.Kind.OTHER}

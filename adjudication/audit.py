@@ -51,7 +51,7 @@ def table_scope(game_set) -> models.Q:
     """The audit entries about one table: its set, seats, deals (deleted ones too) and rulings.
 
     Deals are matched by their description ("Deal 3 at Round 1, table 2"), which outlives the row;
-    rulings by the round and table their entries write down (`services._ruling_data`), which outlive
+    rulings by the round and table their entries write down (`rulings.ruling_data`), which outlive
     the ruling when its deal is deleted or replaced by a sheet import, and by id for entries older
     than that. Entries carried over from an archive match the same ways. Combine with the event's
     entries.

@@ -12,14 +12,18 @@ from collections.abc import Iterable, Mapping, Sequence
 from operator import itemgetter
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import connection
 from django.db.models import Count, F, Max, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 
+from adjudication.engine.rules import DEALS_PER_SET
+from adjudication.engine.sheet import SheetError
 from adjudication.models import AuditEntry, Ruling
 
+from .deal_input import clean_deal, computed_penalty
 from .models import TIEBREAKS, Deal, DealResult, Entry, Event, GameSet, Player, Round, Seat, Table
-from .services import DEALS_PER_SET, _deals, _seats, findings_for_set, sheet_from_rows
+from .sheets import deals_of, findings_for_set, next_deal_number, seats_of, sheet_from_rows
 
 STANDINGS_FIELDS = (
     "place",
@@ -366,8 +370,8 @@ def set_grid(game_set: GameSet) -> dict[str, Any]:
     table = game_set.table
     event = table.round.event
     rules = event.ruleset()
-    seats = _seats(game_set)
-    deals = _deals(game_set)
+    seats = seats_of(game_set)
+    deals = deals_of(game_set)
     rulings = list(
         Ruling.objects.filter(deal__game_set=game_set)
         .select_related("entry__player", "issued_by", "decided_by")
@@ -652,7 +656,7 @@ def player_history(event: Event, player: Player | Entry) -> dict[str, Any]:
     }
 
 
-def _scored_deals(table_ref: str = "pk") -> Subquery:
+def _scoreddeals_of(table_ref: str = "pk") -> Subquery:
     """The number of scored (not void) deals in the set of the outer query's table."""
     deals = (
         Deal.objects.filter(game_set__table=OuterRef(table_ref), void=False)
@@ -671,7 +675,7 @@ def _table_rows(tables: QuerySet[Table], seats: QuerySet[Seat] | None) -> dict[i
     by_table: dict[int, dict[str, Any]] = {}
     fetched = (
         tables.order_by("round_id", "number")
-        .annotate(scored=_scored_deals())
+        .annotate(scored=_scoreddeals_of())
         .values_list(
             "pk",
             "round_id",
@@ -759,7 +763,7 @@ def round_summaries(event: Event) -> list[dict[str, Any]]:
         Round.objects.filter(event=event)
         .annotate(
             table_count=count(tables),
-            finished=count(tables.annotate(scored=_scored_deals()).filter(scored__gte=DEALS_PER_SET)),
+            finished=count(tables.annotate(scored=_scoreddeals_of()).filter(scored__gte=DEALS_PER_SET)),
             verified=count(tables.filter(game_set__status=GameSet.Status.VERIFIED)),
         )
         .order_by("number")
@@ -810,20 +814,16 @@ def deal_preview(
     players (player, computed: from the hand or the winner's 0 + infractions, else None; penalty: as it
     will count; total: running; total_written).
     """
-    from django.core.exceptions import ValidationError
-
-    from adjudication.engine.sheet import SheetError
-
-    from .services import _clean_deal, _computed_penalty, _next_number
-
     game_set = GameSet.objects.select_related("table__round__event").get(pk=game_set.pk)
     rules = game_set.table.round.event.ruleset()
-    seats = _seats(game_set)
-    deals = _deals(game_set)
+    seats = seats_of(game_set)
+    deals = deals_of(game_set)
     names = [seat.entry.player.name for seat in seats]
     editing = sequence is not None and 1 <= sequence <= len(deals)
     index = sequence - 1 if editing and sequence is not None else len(deals)
-    clean = _clean_deal(data, names, default_number=deals[index].number if editing else _next_number(deals))
+    clean = clean_deal(
+        data, names, default_number=deals[index].number if editing else next_deal_number(deals)
+    )
     row: dict[str, Any] = {"deal": clean.number}
     if clean.dealer:
         row["dealer"] = clean.dealer
@@ -840,7 +840,7 @@ def deal_preview(
             if getattr(result, key):
                 item[key] = getattr(result, key)
         try:
-            computed[name] = _computed_penalty(rules, clean, name, result, f"results.{name}")
+            computed[name] = computed_penalty(rules, clean, name, result, f"results.{name}")
         except ValidationError:
             computed[name] = None
         penalty = result.penalty if result.penalty is not None else computed[name]

@@ -17,7 +17,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 
 from .models import Event, GameSet, Seat
-from .services import StaleEdit
+from .services.guards import StaleEdit
 
 
 def game_set_or_404(event: Event, number: int, table: int) -> GameSet:

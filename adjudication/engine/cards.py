@@ -60,7 +60,7 @@ class Card:
     def parse(cls, token: str) -> Card:
         """Read one card token; raise :class:`InvalidCard` naming the token."""
         try:
-            return _CARDS_BY_TOKEN[token.strip().translate(_VARIATION_SELECTORS).upper()]
+            return CARDS_BY_TOKEN[token.strip().translate(_VARIATION_SELECTORS).upper()]
         except KeyError:
             raise InvalidCard(token) from None
 
@@ -108,7 +108,7 @@ def _build_token_table() -> dict[str, Card]:
 
 
 # Every accepted spelling, upper-cased, mapped to its card: parsing is one dictionary look-up.
-_CARDS_BY_TOKEN: Final = _build_token_table()
+CARDS_BY_TOKEN: Final = _build_token_table()
 
 FULL_DECK: Final = tuple(Card(rank, suit) for suit in SUITS for rank in range(1, 14))
 
@@ -125,7 +125,7 @@ def parse_cards(text: str) -> tuple[Card, ...]:
     ...
     adjudication.engine.cards.InvalidCard: not a card: '1H'
     """
-    table = _CARDS_BY_TOKEN
+    table = CARDS_BY_TOKEN
     cards = []
     for token in _SEPARATORS.split(text.strip()):
         if not token:

@@ -35,7 +35,7 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Final
 
-from .cards import _CARDS_BY_TOKEN, Card, InvalidCard
+from .cards import CARDS_BY_TOKEN, Card, InvalidCard
 from .rules import CardValues, RuleSet
 
 __all__ = [
@@ -130,7 +130,7 @@ def _every_case(token: str) -> set[str]:
 
 # Every accepted spelling in every letter case, so reading a hand is one look-up per token (no upper()).
 SPELLINGS: Final[Mapping[str, Card]] = {
-    spelling: card for token, card in _CARDS_BY_TOKEN.items() for spelling in _every_case(token)
+    spelling: card for token, card in CARDS_BY_TOKEN.items() for spelling in _every_case(token)
 }
 
 

@@ -19,6 +19,7 @@ from adjudication.models import AuditEntry, Ruling
 from scoring import services
 from scoring.models import Entry, Event, GameSet, Seat
 from scoring.selectors import standings_for_event
+from scoring.sheets import sheet_for_set
 from tests.conftest import row_counts
 
 pytestmark = pytest.mark.django_db
@@ -37,7 +38,7 @@ def without_audit(data: dict) -> dict:
 
 def sheets(event: Event) -> dict[tuple[int, int], dict]:
     return {
-        (gs.table.round.number, gs.table.number): services.sheet_for_set(gs)
+        (gs.table.round.number, gs.table.number): sheet_for_set(gs)
         for gs in GameSet.objects.filter(table__round__event=event).select_related("table__round__event")
     }
 

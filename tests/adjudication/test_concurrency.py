@@ -30,6 +30,7 @@ from adjudication.engine.simulator import simulate_sheet
 from adjudication.models import AuditEntry, Ruling
 from scoring import services
 from scoring.models import Deal, DealResult, Entry, Event, GameSet
+from scoring.sheets import sheet_for_set
 
 ON_POSTGRES = connection.vendor == "postgresql"
 
@@ -116,7 +117,7 @@ def scenario(*, round1, director, make_table, tables: int, threads: int, operati
             return record(index, rng)
         deal = rng.choice(deals)
         version = Deal.objects.get(pk=deal.pk).version
-        data = services.sheet_for_set(game_set)["deals"][deal.sequence - 1]
+        data = sheet_for_set(game_set)["deals"][deal.sequence - 1]
         marker = rng.randrange(1000, 10**6)
         second = seated[index][1]
         data["results"][second] = {**data["results"].get(second, {}), "penalty": marker}

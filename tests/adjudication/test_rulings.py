@@ -5,7 +5,7 @@ from django.core.exceptions import ValidationError
 
 from adjudication import services as rulings
 from adjudication.models import AuditEntry, Ruling
-from scoring import services
+from scoring import services, sheets
 from scoring.models import DealResult
 
 
@@ -24,7 +24,7 @@ def test_an_overcall_ruling_adds_its_penalty_and_keeps_the_sheet_consistent(play
     assert bob.penalty == 71 + 50
     # Written totals from that deal on move with it, so the sheet has no new findings.
     assert _result(played, 9, "Bob").total_written == 380 + 50
-    codes = {f.code for f in services.findings_for_set(played)}
+    codes = {f.code for f in sheets.findings_for_set(played)}
     assert "TOTAL_MISMATCH" not in codes
     assert AuditEntry.objects.filter(action="kalooki.ruling.issued").count() == 1
 

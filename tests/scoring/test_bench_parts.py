@@ -244,7 +244,7 @@ def _build(players: int, rounds: int):
 def test_the_event_is_seated_by_round_seat_and_every_set_is_verified_and_valid():
     from adjudication.engine.validator import validate_data
     from scoring.models import DealResult, GameSet
-    from scoring.services import sheet_for_set
+    from scoring.sheets import sheet_for_set
 
     built = _build(12, 2)
     assert built.seating_failures == []

@@ -17,7 +17,7 @@ from pypdf import PdfReader
 from adjudication import services as adjudication_services
 from adjudication.engine.rules import ruleset_from
 from adjudication.engine.simulator import simulate_sheet
-from scoring import pdf_data, scoresheets, services
+from scoring import pdf_data, scoresheets, services, sheets
 from scoring.models import Deal, GameSet, Table
 from tests.conftest import FOUR
 
@@ -162,7 +162,7 @@ def test_an_unverified_sheet_lists_its_open_findings(played, director, entries):
         game_set=played,
         user=director,
         deal=deal,
-        data={**services.sheet_for_set(played)["deals"][3], "out": None},
+        data={**sheets.sheet_for_set(played)["deals"][3], "out": None},
         reason="winner not written down",
     )
     pdf = scoresheets.render_table_sheet(game_set=played, completed=True)
@@ -188,7 +188,7 @@ def test_completed_sheet_prints_rulings_and_corrections_after_verification(playe
 
 def test_completed_sheet_prints_an_override_and_the_written_total_beside_the_sum(played, director):
     deal = Deal.objects.get(game_set=played, number=9)
-    data = services.sheet_for_set(played)["deals"][8]
+    data = sheets.sheet_for_set(played)["deals"][8]
     data["results"]["Ann"]["total"] = 600
     services.deal_record(game_set=played, user=director, deal=deal, data=data, reason="as written")
     game_set = services.set_verify(
@@ -264,7 +264,7 @@ def test_completed_round_pack_prints_each_tables_results(eight_tables, director)
     pdf = scoresheets.render_round_sheets(round=eight_tables, completed=True)
     texts = page_texts(pdf)
     assert len(texts) == 8
-    sheet = services.sheet_for_set(GameSet.objects.get(table__round=eight_tables, table__number=6))
+    sheet = sheets.sheet_for_set(GameSet.objects.get(table__round=eight_tables, table__number=6))
     totals = {
         name: sum(deal["results"][name]["penalty"] for deal in sheet["deals"] if not deal.get("void"))
         for name in sheet["players"]

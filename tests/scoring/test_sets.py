@@ -6,7 +6,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from adjudication.models import AuditEntry
-from scoring import services
+from scoring import services, sheets
 from scoring.models import Deal, GameSet
 from scoring.selectors import standings_for_event
 
@@ -20,7 +20,7 @@ def played(game_set, director, example_sheet):
 
 
 def test_sheet_import_then_export_gives_the_same_sheet(played, example_sheet):
-    assert services.sheet_for_set(played) == example_sheet
+    assert sheets.sheet_for_set(played) == example_sheet
     assert AuditEntry.objects.filter(action="kalooki.set.imported").count() == 1
 
 
@@ -123,7 +123,7 @@ def test_findings_for_set_reports_what_the_engine_finds(game_set, director, exam
     sheet = copy.deepcopy(example_sheet)
     sheet["deals"] = sheet["deals"][:5]
     services.sheet_import(game_set=game_set, user=director, data=sheet)
-    codes = [finding.code for finding in services.findings_for_set(game_set)]
+    codes = [finding.code for finding in sheets.findings_for_set(game_set)]
     assert codes == ["SET_INCOMPLETE"]
 
 

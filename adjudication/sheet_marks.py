@@ -1,0 +1,84 @@
+"""Rulings carried by a score sheet's marks: an over-call, a contract error or other points written
+on the sheet get a ruling in force; a mark removed by a correction withdraws its ruling.
+
+Called by scoring's deal services (`deal_record`, `sheet_import`) inside their transaction; scores are
+not touched (the written score already holds the marks).
+"""
+
+from __future__ import annotations
+
+from scoring.models import Deal, DealResult
+
+from .models import Ruling
+from .rulings import FLAG_OF, ruling_close, ruling_create, ruling_log, ruling_points
+
+SHEET_MARK = "Marked on the score sheet"
+
+
+def _withdraw(ruling: Ruling, *, user, event, reason: str) -> None:
+    before = ruling_close(ruling, status=Ruling.Status.WITHDRAWN, user=user, reason=reason)
+    ruling_log(ruling, "kalooki.ruling.withdrawn", event=event, user=user, before=before, reason=reason)
+
+
+def _issue_from_sheet(*, deal, entry, kind, points, reason, user, event) -> None:
+    ruling = ruling_create(
+        deal=deal, entry=entry, kind=kind, points=points, reason=reason or SHEET_MARK, rule="", user=user
+    )
+    ruling_log(ruling, "kalooki.ruling.issued", event=event, user=user, before=None, reason=ruling.reason)
+
+
+def rulings_sync_from_results(*, deal: Deal, user, rules) -> None:
+    """Make the deal's rulings match its results as recorded (called by deal_record/sheet_import).
+
+    A flag or other points marked on the sheet without a ruling in force gets one (its points are
+    already in the written score); a ruling whose mark was removed is withdrawn. Scores are not
+    touched. Runs inside the caller's transaction.
+    """
+    event = deal.game_set.table.round.event
+    results = {
+        row.entry_id: row for row in DealResult.objects.filter(deal=deal).select_related("entry__player")
+    }
+    in_force: dict[tuple[int, str], list[Ruling]] = {}
+    for ruling in Ruling.objects.filter(deal=deal, status__in=Ruling.IN_FORCE).select_related(
+        "entry__player", "deal__game_set__table__round"
+    ):
+        in_force.setdefault((ruling.entry_id, ruling.kind), []).append(ruling)
+    correction = f"Removed when deal {deal.number} was corrected"
+    for entry_id in {key[0] for key in in_force} - set(results):
+        for (owner, _kind), rulings in in_force.items():
+            if owner == entry_id:
+                for ruling in rulings:
+                    _withdraw(ruling, user=user, event=event, reason=correction)
+    for entry_id, result in results.items():
+        for kind, flag in FLAG_OF.items():
+            current = in_force.get((entry_id, kind), [])
+            marked = getattr(result, flag)
+            if marked and not current:
+                points = ruling_points(kind, rules, None)
+                _issue_from_sheet(
+                    deal=deal,
+                    entry=result.entry,
+                    kind=kind,
+                    points=points,
+                    reason="",
+                    user=user,
+                    event=event,
+                )
+            elif not marked:
+                for ruling in current:
+                    _withdraw(ruling, user=user, event=event, reason=correction)
+        others = in_force.get((entry_id, Ruling.Kind.OTHER), [])
+        if sum(r.points for r in others) == result.other_points:
+            continue
+        for ruling in others:
+            _withdraw(ruling, user=user, event=event, reason=correction)
+        if result.other_points:
+            _issue_from_sheet(
+                deal=deal,
+                entry=result.entry,
+                kind=Ruling.Kind.OTHER,
+                points=result.other_points,
+                reason=result.other_reason,
+                user=user,
+                event=event,
+            )

@@ -1,0 +1,49 @@
+"""Every write to the tournament's data (HOUSE-STYLE rule 4), one module a topic.
+
+Each service takes keyword arguments only, runs in one transaction, locks the row it changes
+(`select_for_update`, a real lock on PostgreSQL), refuses a stale save with `StaleEdit` (which names who
+changed what and when), validates with `full_clean()` and writes one audit entry per change.
+`user` may be None (management commands); the audit entry then has no user.
+
+- `guards`: errors, the version check, the set lock, marking a change (shared by every write)
+- `events`, `entries`, `rounds` (and seating, substitutes), `deals`, `sets` (verify, reopen),
+  `imports` (a CSV of players, a whole sheet)
+
+Callers import from the package (`from scoring import services; services.deal_record(...)`); modules
+inside it import each other directly.
+"""
+
+from .deals import DealOutcome, deal_delete, deal_record
+from .entries import entry_add, entry_reinstate, entry_withdraw
+from .events import EDITABLE_EVENT_FIELDS, FROZEN_EVENT_FIELDS, event_add_director, event_create, event_update
+from .guards import SetLocked, StaleEdit
+from .imports import CsvImportReport, RejectedRow, players_import_csv, sheet_import
+from .rounds import ManualTable, round_create, round_seat, round_seat_manual, seat_substitute
+from .sets import set_reopen, set_verify
+
+__all__ = [
+    "EDITABLE_EVENT_FIELDS",
+    "FROZEN_EVENT_FIELDS",
+    "CsvImportReport",
+    "DealOutcome",
+    "ManualTable",
+    "RejectedRow",
+    "SetLocked",
+    "StaleEdit",
+    "deal_delete",
+    "deal_record",
+    "entry_add",
+    "entry_reinstate",
+    "entry_withdraw",
+    "event_add_director",
+    "event_create",
+    "event_update",
+    "players_import_csv",
+    "round_create",
+    "round_seat",
+    "round_seat_manual",
+    "seat_substitute",
+    "set_reopen",
+    "set_verify",
+    "sheet_import",
+]

@@ -1,0 +1,234 @@
+"""Deals: record a new deal or correct one, delete one. Every path in writes through `write_deal`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from adjudication import sheet_marks
+from adjudication.audit import audit_record
+from adjudication.engine.rules import DEALS_PER_SET
+
+from ..deal_input import CleanDeal, clean_deal, computed_penalty
+from ..errors import field_errors
+from ..models import Deal, DealResult, GameSet, Seat
+from ..sheets import deal_as_data, deals_of, next_deal_number, seats_of, sheet_from_rows
+from .guards import SetLocked, check_version, locked_set, set_changed, stale_edit, user_or_none
+
+
+@dataclass(frozen=True)
+class DealOutcome:
+    """What `deal_record` did: the saved deal, whether it is new, and the set's findings now."""
+
+    deal: Deal
+    created: bool
+    findings: list
+
+    @property
+    def errors(self) -> list:
+        return [finding for finding in self.findings if finding.severity == "error"]
+
+
+# Foreign keys set from rows just read in the same transaction: checking them again would cost a
+# query each (the database constraints still hold).
+_RELATIONS = ("game_set", "out", "updated_by", "deal", "entry")
+_RESULT_FIELDS = (
+    "calls",
+    "hand",
+    "penalty",
+    "total_written",
+    "opened",
+    "overcall",
+    "contract_error",
+    "other_points",
+    "other_reason",
+)
+
+
+def write_deal(
+    *,
+    game_set: GameSet,
+    deal: Deal | None,
+    clean: CleanDeal,
+    seats: Sequence[Seat],
+    sequence: int,
+    user,
+    rules,
+) -> Deal:
+    entries = {seat.entry.player.name: seat.entry for seat in seats}
+    positions = {seat.entry.player.name: seat.position for seat in seats}
+    if deal is None:
+        deal = Deal(game_set=game_set, sequence=sequence)
+    else:
+        # The locked set already carries its table, round and event; the rulings sync reads them.
+        deal.game_set = game_set
+        deal.version += 1
+    deal.number = clean.number
+    deal.void = clean.void
+    deal.out = entries[clean.out] if clean.out else None
+    deal.doubled = clean.doubled
+    deal.dealer = positions[clean.dealer] if clean.dealer else None
+    deal.updated_by = user_or_none(user)
+    deal.updated_at = timezone.now()
+    deal.full_clean(exclude=_RELATIONS, validate_unique=False, validate_constraints=False)
+    deal.save()
+    existing = {result.entry_id: result for result in DealResult.objects.filter(deal=deal)}
+    keep = set()
+    added = []
+    for name, result in clean.results.items():
+        entry = entries[name]
+        keep.add(entry.pk)
+        penalty = result.penalty
+        if penalty is None:
+            penalty = computed_penalty(rules, clean, name, result, f"results.{name}")
+        if penalty < 0:
+            raise field_errors({f"results.{name}.penalty": "a deal score cannot be negative"})
+        row = existing.get(entry.pk)
+        if row is None:
+            row = DealResult(deal=deal, entry=entry)
+            added.append(row)
+        row.calls = result.calls
+        row.hand = result.hand
+        row.penalty = penalty
+        row.total_written = result.total
+        row.opened = result.opened
+        row.overcall = result.overcall
+        row.contract_error = result.contract_error
+        row.other_points = result.other_points
+        row.other_reason = result.other_reason
+        row.full_clean(exclude=_RELATIONS, validate_unique=False, validate_constraints=False)
+    # One statement each for changed and new rows; DealResult has no save() override or signals to skip.
+    kept = [row for entry_id, row in existing.items() if entry_id in keep]
+    DealResult.objects.bulk_update(kept, _RESULT_FIELDS)
+    DealResult.objects.bulk_create(added)
+    DealResult.objects.filter(deal=deal).exclude(entry_id__in=keep).delete()
+    return deal
+
+
+def deal_audit_data(deal: Deal, seats: Sequence[Seat]) -> dict[str, Any]:
+    """The deal as audit before/after data; `deal` with its results prefetched (see `_deals`)."""
+    names = {seat.position: seat.entry.player.name for seat in seats}
+    return {"sequence": deal.sequence, **deal_as_data(deal, names)}
+
+
+@transaction.atomic
+def deal_record(
+    *,
+    game_set: GameSet,
+    user,
+    data: Mapping[str, Any],
+    deal: Deal | None = None,
+    expected_version: int | None = None,
+    reason: str = "",
+) -> DealOutcome:
+    """Record a new deal (`deal=None`, appended in playing order) or correct `deal`.
+
+    `data` is one deal in the `kalooki-sheet/1` shape, results keyed by the seated players' names:
+    `{"deal": 3, "void": False, "out": "Ann", "doubled": False, "dealer": "Bob",
+      "results": {"Bob": {"calls": 1, "hand": "AS 7D"} | {"calls": 1, "penalty": 22}, ...}}`
+    with optional per-player `total` (as written), `opened`, `overcall`, `contract_error`,
+    `other_points`, `other_reason`. Without `penalty` the score is computed from `hand` (R14–R18);
+    the winner's is computed without a hand. `deal` defaults to the next number (a void deal's replay
+    keeps its number). Form strings ("3", "true") are accepted.
+
+    Drafts with error findings are saved; the set's findings are returned. Raises ValidationError
+    (naming the field, e.g. `results.Bob.calls`), SetLocked for a verified set, StaleEdit when
+    `expected_version` (the deal's version as read) is out of date or the deal number was recorded
+    meanwhile.
+    """
+    game_set = locked_set(game_set)
+    event = game_set.table.round.event
+    if game_set.is_verified:
+        raise SetLocked(game_set)
+    seats = seats_of(game_set)
+    names = [seat.entry.player.name for seat in seats]
+    deals = deals_of(game_set)
+    current = None
+    if deal is not None:
+        current = next((row for row in deals if row.pk == deal.pk), None)
+        if current is None:
+            raise ValidationError("That deal is not part of this set (it may have been deleted).")
+        check_version(current, expected_version, what=f"deal {current.number}")
+    if not isinstance(data, Mapping):
+        raise ValidationError("Deal data must be an object.")
+    scored = sum(1 for row in deals if not row.void)
+    if current is None and "deal" not in data and scored >= DEALS_PER_SET:
+        raise ValidationError("All nine deals of this set are recorded; correct one instead.")
+    default_number = current.number if current else next_deal_number(deals)
+    clean = clean_deal(data, names, default_number=default_number)
+    if not clean.void:
+        clash = next(
+            (row for row in deals if row.number == clean.number and not row.void and row is not current),
+            None,
+        )
+        if clash is not None:
+            if current is None:
+                raise stale_edit(clash, what=f"deal {clash.number}", expected=None, current=None)
+            raise field_errors({"deal": f"Deal {clean.number} is already recorded in this set."})
+    rules = event.ruleset()
+    before = deal_audit_data(current, seats) if current else None
+    sequence = current.sequence if current else len(deals) + 1
+    try:
+        with transaction.atomic():
+            saved = write_deal(
+                game_set=game_set,
+                deal=current,
+                clean=clean,
+                seats=seats,
+                sequence=sequence,
+                user=user,
+                rules=rules,
+            )
+    except IntegrityError as exc:
+        raise ValidationError(f"The deal could not be saved: {exc}") from exc
+    sheet_marks.rulings_sync_from_results(deal=saved, user=user, rules=rules)
+    deals = deals_of(game_set)
+    after = deal_audit_data(next(row for row in deals if row.pk == saved.pk), seats)
+    verb = "corrected" if current else "recorded"
+    sheet = sheet_from_rows(game_set, seats, deals)
+    findings = set_changed(game_set, user, f"deal {saved.number} {verb}", sheet=sheet)
+    audit_record(
+        event=event,
+        action=f"kalooki.deal.{verb}",
+        user=user,
+        obj=saved,
+        before=before,
+        after=after,
+        reason=reason,
+    )
+    return DealOutcome(deal=saved, created=current is None, findings=findings)
+
+
+@transaction.atomic
+def deal_delete(*, deal: Deal, user, expected_version: int | None = None, reason: str = "") -> list:
+    """Delete a deal (and its results and rulings); later deals move up. Returns the findings."""
+    game_set = locked_set(deal.game_set)
+    if game_set.is_verified:
+        raise SetLocked(game_set)
+    current = next((row for row in deals_of(game_set) if row.pk == deal.pk), None)
+    if current is None:
+        raise ValidationError("That deal has already been deleted.")
+    check_version(current, expected_version, what=f"deal {current.number}")
+    seats = seats_of(game_set)
+    before = deal_audit_data(current, seats)
+    sequence = current.sequence
+    current.delete()
+    # Keep playing order dense; one row at a time so the unique (set, sequence) never clashes.
+    for later in Deal.objects.filter(game_set=game_set, sequence__gt=sequence).order_by("sequence"):
+        Deal.objects.filter(pk=later.pk).update(sequence=later.sequence - 1)
+    findings = set_changed(game_set, user, f"deal {before['deal']} deleted")
+    audit_record(
+        event=game_set.table.round.event,
+        action="kalooki.deal.deleted",
+        user=user,
+        obj=game_set,
+        before=before,
+        after=None,
+        reason=reason,
+    )
+    return findings

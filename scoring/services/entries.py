@@ -1,0 +1,152 @@
+"""Players and their entries: enter (late entries start in the next unseated round), withdraw,
+reinstate. Players are shared between events; names are unique within one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max
+from django.db.models.functions import Lower
+
+from adjudication.audit import audit_record
+
+from ..deal_input import as_text
+from ..errors import field_errors
+from ..models import Entry, Event, Player, Round
+from .guards import touch_results
+
+
+def _name_taken(event: Event, name: str, *, exclude_entry: int | None = None) -> bool:
+    entries = Entry.objects.filter(event=event).annotate(lname=Lower("player__name"))
+    if exclude_entry is not None:
+        entries = entries.exclude(pk=exclude_entry)
+    return entries.filter(lname=name.strip().lower()).exists()
+
+
+def _player_for(*, name: str, club: str, membership_id: str) -> Player:
+    """The existing player with this membership id (or name and club), else a new one."""
+    name, club, membership_id = name.strip(), club.strip(), membership_id.strip()
+    if membership_id:
+        player = Player.objects.filter(membership_id=membership_id).first()
+        if player is not None:
+            if player.name.lower() != name.lower():
+                raise field_errors(
+                    {"membership_id": f"Membership id {membership_id!r} belongs to {player.name}."}
+                )
+            return player
+    else:
+        player = Player.objects.filter(name=name, club=club, membership_id="").first()
+        if player is not None:
+            return player
+    player = Player(name=name, club=club, membership_id=membership_id)
+    player.full_clean()
+    player.save()
+    return player
+
+
+def _next_unseated_round(event: Event) -> int:
+    seated = Round.objects.filter(event=event, tables__isnull=False).aggregate(n=Max("number"))
+    return (seated["n"] or 0) + 1
+
+
+def new_entry(*, event: Event, name: str, club: str, membership_id: str, first_round: int | None):
+    if not name.strip():
+        raise field_errors({"name": "Give the player's name."})
+    for key, value in (("name", name), ("club", club), ("membership_id", membership_id)):
+        as_text(value, key)
+    if _name_taken(event, name):
+        raise field_errors({"name": f"{name.strip()!r} is already entered in this event."})
+    player = _player_for(name=name, club=club, membership_id=membership_id)
+    entry = Entry(
+        event=event,
+        player=player,
+        first_round=first_round or _next_unseated_round(event),
+    )
+    entry.full_clean()
+    entry.save()
+    return entry
+
+
+def _entry_data(entry: Entry) -> dict[str, Any]:
+    player = entry.player
+    return {
+        "name": player.name,
+        "club": player.club,
+        "membership_id": player.membership_id,
+        "status": entry.status,
+        "first_round": entry.first_round,
+    }
+
+
+@transaction.atomic
+def entry_add(
+    *,
+    event: Event,
+    user,
+    name: str,
+    club: str = "",
+    membership_id: str = "",
+    first_round: int | None = None,
+) -> Entry:
+    """Enter a player (found by membership id, or name and club; else created).
+
+    A late entry (after round 1 is seated) starts in the next round not yet seated.
+    """
+    entry = new_entry(event=event, name=name, club=club, membership_id=membership_id, first_round=first_round)
+    audit_record(
+        event=event,
+        action="kalooki.entry.added",
+        user=user,
+        obj=entry,
+        before=None,
+        after=_entry_data(entry),
+    )
+    touch_results(event.pk)
+    return entry
+
+
+def _entry_set_status(*, entry: Entry, user, status: str, action: str, reason: str) -> Entry:
+    entry = Entry.objects.select_for_update(of=("self",)).select_related("player", "event").get(pk=entry.pk)
+    if entry.status == status:
+        return entry
+    before = entry.status
+    entry.status = status
+    entry.full_clean()
+    entry.save(update_fields=["status"])
+    audit_record(
+        event=entry.event,
+        action=action,
+        user=user,
+        obj=entry,
+        before={"status": before},
+        after={"status": status},
+        reason=reason,
+    )
+    # The seating page marks withdrawn players.
+    touch_results(entry.event_id)
+    return entry
+
+
+@transaction.atomic
+def entry_withdraw(*, entry: Entry, user, reason: str = "") -> Entry:
+    """Withdraw a player: not seated in later rounds; results already played still count."""
+    return _entry_set_status(
+        entry=entry,
+        user=user,
+        status=Entry.Status.WITHDRAWN,
+        action="kalooki.entry.withdrawn",
+        reason=reason,
+    )
+
+
+@transaction.atomic
+def entry_reinstate(*, entry: Entry, user, reason: str = "") -> Entry:
+    """Undo a withdrawal: the player is seated again from the next seating on."""
+    return _entry_set_status(
+        entry=entry,
+        user=user,
+        status=Entry.Status.ACTIVE,
+        action="kalooki.entry.reinstated",
+        reason=reason,
+    )

@@ -1,0 +1,142 @@
+"""Events: create, change (the ranking rules freeze once a result exists), add a director."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import date
+from typing import Any
+
+from django.db import transaction
+from django.utils.text import slugify
+
+from adjudication.audit import audit_record
+
+from ..errors import field_errors
+from ..models import TIEBREAKS, Event
+from .guards import check_version, touch_results
+
+FROZEN_EVENT_FIELDS = ("ruleset_preset", "rules_overrides", "format", "advance", "tiebreaks")
+EDITABLE_EVENT_FIELDS = (
+    "name",
+    "slug",
+    "date_start",
+    "date_end",
+    "venue",
+    "paper",
+    *FROZEN_EVENT_FIELDS,
+)
+
+
+def _event_data(event: Event) -> dict[str, Any]:
+    return {
+        "name": event.name,
+        "slug": event.slug,
+        "date_start": event.date_start,
+        "date_end": event.date_end,
+        "venue": event.venue,
+        "ruleset_preset": event.ruleset_preset,
+        "rules_overrides": event.rules_overrides,
+        "format": event.format,
+        "advance": event.advance,
+        "tiebreaks": event.tiebreaks,
+        "paper": event.paper,
+    }
+
+
+@transaction.atomic
+def event_create(
+    *,
+    user,
+    name: str,
+    date_start: date,
+    slug: str = "",
+    date_end: date | None = None,
+    venue: str = "",
+    ruleset_preset: str = "jamaican",
+    rules_overrides: Mapping[str, Any] | None = None,
+    format: str = Event.Format.CUMULATIVE,
+    advance: int | None = None,
+    tiebreaks: Sequence[str] | None = None,
+    paper: str = Event.Paper.A4,
+    directors: Iterable = (),
+) -> Event:
+    """Create an event; the slug defaults to the slugified name. Raises ValidationError."""
+    event = Event(
+        name=name,
+        slug=slug or slugify(name)[:100],
+        date_start=date_start,
+        date_end=date_end,
+        venue=venue,
+        ruleset_preset=ruleset_preset,
+        rules_overrides=dict(rules_overrides or {}),
+        format=format,
+        advance=advance,
+        tiebreaks=list(tiebreaks) if tiebreaks is not None else list(TIEBREAKS),
+        paper=paper,
+    )
+    event.full_clean()
+    event.save()
+    directors = list(directors)
+    if directors:
+        event.directors.add(*directors)
+    audit_record(
+        event=event,
+        action="kalooki.event.created",
+        user=user,
+        obj=event,
+        before=None,
+        after={**_event_data(event), "directors": [d.get_username() for d in directors]},
+    )
+    return event
+
+
+@transaction.atomic
+def event_update(
+    *, event: Event, user, expected_version: int | None = None, reason: str = "", **changes
+) -> Event:
+    """Change event fields. The ruleset, format and tie-breaks are frozen once a result exists."""
+    unknown = sorted(set(changes) - set(EDITABLE_EVENT_FIELDS))
+    if unknown:
+        raise field_errors({unknown[0]: "This field cannot be changed here."})
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    check_version(event, expected_version, what=f"the event {event.name!r}")
+    before = _event_data(event)
+    changed = {key: value for key, value in changes.items() if before.get(key) != value}
+    if not changed:
+        return event
+    frozen = [key for key in changed if key in FROZEN_EVENT_FIELDS]
+    if frozen and event.has_results():
+        raise field_errors({key: "Locked: results have been recorded for this event." for key in frozen})
+    for key, value in changed.items():
+        setattr(event, key, value)
+    event.version += 1
+    event.full_clean()
+    event.save(update_fields=[*changed, "version"])
+    audit_record(
+        event=event,
+        action="kalooki.event.changed",
+        user=user,
+        obj=event,
+        before={key: before[key] for key in changed},
+        after={key: getattr(event, key) for key in changed},
+        reason=reason,
+    )
+    if set(changed) & {"format", "advance", "tiebreaks"}:
+        touch_results(event.pk)
+    return event
+
+
+@transaction.atomic
+def event_add_director(*, event: Event, user, director) -> None:
+    """Let `director` enter and verify this event's results (audited)."""
+    if event.directors.filter(pk=director.pk).exists():
+        return
+    event.directors.add(director)
+    audit_record(
+        event=event,
+        action="kalooki.event.director_added",
+        user=user,
+        obj=event,
+        before=None,
+        after={"director": director.get_username()},
+    )

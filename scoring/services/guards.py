@@ -1,0 +1,176 @@
+"""What every write shares: errors that name the field, the version check, the set lock, and
+marking a change (the set's version and findings, the event's results stamp).
+
+Errors: bad input raises `django.core.exceptions.ValidationError` whose message dict is keyed by the
+field (for deal data, a path such as `results.Bob.calls`); `StaleEdit` and `SetLocked` are
+ValidationErrors too, so a view can catch `ValidationError` alone and show `exc.messages`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db.models import F, Model
+from django.utils import timezone
+
+from adjudication.engine.findings import Finding
+from adjudication.models import AuditEntry
+
+from ..models import Event, GameSet
+from ..sheets import findings_for_set
+
+
+class StaleEdit(ValidationError):
+    """Someone else changed the object since it was read: nothing was saved.
+
+    `what` names the object ("deal 4 at table 3"), `changed_by` / `changed_at` the last change,
+    `action` its audit action; the message says all of it in plain words.
+    """
+
+    def __init__(
+        self,
+        *,
+        what: str,
+        changed_by: str,
+        changed_at,
+        action: str = "",
+        expected: int | None = None,
+        current: int | None = None,
+        detail: str = "",
+    ) -> None:
+        self.what = what
+        self.changed_by = changed_by or "someone"
+        self.changed_at = changed_at
+        self.action = action
+        self.expected = expected
+        self.current = current
+        when = timezone.localtime(changed_at).strftime("%H:%M:%S on %d %b") if changed_at else ""
+        verb = action.rsplit(".", 1)[-1] if action else "changed"
+        message = f"{sentence(what)} was {verb} by {self.changed_by}"
+        message += f" at {when}" if when else ""
+        message += f" ({detail})" if detail else ""
+        if expected is not None and current is not None:
+            message += f" (you had version {expected}, it is now version {current})"
+        message += ". Nothing was saved: reload to see the change, then try again."
+        super().__init__(message, code="stale")
+
+
+class SetLocked(ValidationError):
+    """The set is verified: reopen it (with a reason) before changing its results."""
+
+    def __init__(self, game_set: GameSet) -> None:
+        super().__init__(
+            f"{sentence(describe_set(game_set))} is verified and locked; reopen it with a reason first.",
+            code="locked",
+        )
+
+
+def sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def describe_set(game_set: GameSet) -> str:
+    table = game_set.table
+    return f"the set at round {table.round.number}, table {table.number}"
+
+
+def stale_edit(obj: Model, *, what: str, expected: int | None, current: int | None) -> StaleEdit:
+    """A StaleEdit naming the object's last change: its latest audit entry, or — when the row was
+    changed after that (a ruling changing a deal, a deal changing its set) — its updated_by/at."""
+    last = (
+        AuditEntry.objects.filter(object_type=obj._meta.label_lower, object_id=str(obj.pk))
+        .order_by("-created_at", "-pk")
+        .first()
+    )
+    updated_at = getattr(obj, "updated_at", None)
+    if last is not None and (updated_at is None or last.created_at >= updated_at):
+        return StaleEdit(
+            what=what,
+            changed_by=last.username,
+            changed_at=last.created_at,
+            action=last.action,
+            expected=expected,
+            current=current,
+        )
+    updated_by = getattr(obj, "updated_by", None)
+    return StaleEdit(
+        what=what,
+        changed_by=updated_by.get_username() if updated_by else "",
+        changed_at=updated_at,
+        expected=expected,
+        current=current,
+        detail=getattr(obj, "last_change", ""),
+    )
+
+
+def check_version(obj: Model, expected: int | None, *, what: str) -> None:
+    if expected is not None and int(expected) != obj.version:
+        raise stale_edit(obj, what=what, expected=int(expected), current=obj.version)
+
+
+def user_or_none(user):
+    return user if getattr(user, "is_authenticated", False) else None
+
+
+def touch_results(event_id: int) -> None:
+    """Every page showing this event's results is out of date (caches, ETags).
+
+    Called by every service that changes what a public page shows: results and sets, rounds and
+    seating, substitutes, entries (added, withdrawn, reinstated) and the ranking rules."""
+    Event.objects.filter(pk=event_id).update(
+        results_stamp=F("results_stamp") + 1, results_changed_at=timezone.now()
+    )
+
+
+def locked_set(game_set: GameSet) -> GameSet:
+    return (
+        GameSet.objects.select_for_update(of=("self",))
+        .select_related("table__round__event")
+        .get(pk=game_set.pk)
+    )
+
+
+def refresh_findings(game_set: GameSet, sheet: Mapping[str, Any] | None = None) -> list[Finding]:
+    findings = findings_for_set(game_set, sheet=sheet)
+    game_set.findings = [finding.as_dict() for finding in findings]
+    game_set.error_count = sum(1 for finding in findings if finding.severity == "error")
+    game_set.warning_count = len(findings) - game_set.error_count
+    return findings
+
+
+def set_changed(
+    game_set: GameSet,
+    user,
+    change: str,
+    *,
+    findings: bool = True,
+    sheet: Mapping[str, Any] | None = None,
+) -> list[Finding]:
+    """Record a change to the set: version, who/when, the findings cache (from `sheet` when the
+    caller already built it). Returns the findings."""
+    found = refresh_findings(game_set, sheet) if findings else []
+    game_set.version += 1
+    game_set.updated_by = user_or_none(user)
+    game_set.updated_at = timezone.now()
+    game_set.last_change = change[:200]
+    game_set.save(
+        update_fields=[
+            "version",
+            "updated_by",
+            "updated_at",
+            "last_change",
+            "findings",
+            "error_count",
+            "warning_count",
+            "status",
+            "verified_by",
+            "verified_at",
+            "override_reason",
+            "acknowledged_warnings",
+            "corrected_after_verification",
+        ]
+    )
+    touch_results(game_set.table.round.event_id)
+    return found

@@ -1,0 +1,311 @@
+"""Rounds and seating: add a round, draw or hand-make its tables, record a substitute."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from adjudication.audit import audit_record
+
+from .. import seating
+from ..errors import field_errors
+from ..models import Deal, Entry, Event, GameSet, Round, Seat, Table
+from ..selectors import knockout_qualifiers, standings_for_event
+from .guards import SetLocked, locked_set, set_changed, touch_results, user_or_none
+
+
+@transaction.atomic
+def round_create(*, event: Event, user, number: int | None = None) -> Round:
+    """Add the next round (or round `number`) to an event, not yet seated."""
+    if number is None:
+        number = (Round.objects.filter(event=event).aggregate(n=Max("number"))["n"] or 0) + 1
+    rnd = Round(event=event, number=number)
+    rnd.full_clean()
+    rnd.save()
+    audit_record(
+        event=event,
+        action="kalooki.round.created",
+        user=user,
+        obj=rnd,
+        before=None,
+        after={"number": number},
+    )
+    # Every public page lists the event's rounds.
+    touch_results(event.pk)
+    return rnd
+
+
+def _seating_data(rnd: Round) -> list[dict[str, Any]]:
+    """The round's tables for the audit log: two queries, joins only.
+
+    Not `prefetch_related("seats__entry__player")`: Django 5.2 fetches a prefetched foreign key with
+    one OR term per row, which SQLite refuses past 1,000 ("Expression tree is too large") — a round
+    of 256 tables seats 1,024 entries.
+    """
+    tables = {
+        number: {"table": number, "first_dealer": first_dealer, "players": []}
+        for number, first_dealer in Table.objects.filter(round=rnd)
+        .order_by("number")
+        .values_list("number", "first_dealer")
+    }
+    seats = (
+        Seat.objects.filter(round=rnd)
+        .order_by("table__number", "position")
+        .values_list("table__number", "entry__player__name")
+    )
+    for number, name in seats:
+        tables[number]["players"].append(name)
+    return list(tables.values())
+
+
+def _seating_order(rnd: Round, method: str, rng) -> list[Entry]:
+    """Who plays this round, best first for standings / knock-out seating."""
+    event = rnd.event
+    entries = list(
+        Entry.objects.filter(
+            event=event, status=Entry.Status.ACTIVE, first_round__lte=rnd.number
+        ).select_related("player")
+    )
+    entries.sort(key=lambda entry: entry.pk)
+    if method == Round.Method.RANDOM:
+        return entries
+    by_id = {entry.pk: entry for entry in entries}
+    if method == Round.Method.KNOCKOUT:
+        unverified = GameSet.objects.filter(
+            table__round__event=event,
+            table__round__number=rnd.number - 1,
+            status=GameSet.Status.IN_PLAY,
+        ).count()
+        if unverified:
+            raise ValidationError(
+                f"Round {rnd.number - 1} has {unverified} set(s) not yet verified: "
+                "who goes through is not known yet."
+            )
+        previous = knockout_qualifiers(event, round_number=rnd.number - 1)
+        return [by_id[entry_id] for entry_id in previous if entry_id in by_id]
+    ranked = [
+        by_id[row["entry_id"]]
+        for row in standings_for_event(event, with_ids=True)
+        if row["entry_id"] in by_id
+    ]
+    # Late entries and players without a counted set go after the ranked players, drawn at random.
+    unranked = [entry for entry in entries if entry not in ranked]
+    rng.shuffle(unranked)
+    return ranked + unranked
+
+
+@transaction.atomic
+def round_seat(
+    *,
+    round: Round,
+    user,
+    seed: int | None = None,
+    method: str | None = None,
+    keep_clubs_apart: bool | None = None,
+    reason: str = "",
+) -> Round:
+    """Draw the round's tables, seats and first dealers (replacing a draw without results).
+
+    `method`: random (round 1's default), standings (later rounds, cumulative) or knockout (later
+    rounds of a knock-out event: who went through). The seed is recorded: the same seed and the same
+    players give the same draw. Table size comes from the ruleset; the last tables take one more or
+    one fewer player when the count does not divide. Withdrawn players are skipped and late entries
+    included; `keep_clubs_apart` swaps players between nearby tables to separate clubs.
+    """
+    rnd = Round.objects.select_for_update(of=("self",)).select_related("event").get(pk=round.pk)
+    event = rnd.event
+    if Deal.objects.filter(game_set__table__round=rnd).exists():
+        raise ValidationError(
+            f"Round {rnd.number} already has deals recorded; its seating cannot be drawn again."
+        )
+    if method is None:
+        if rnd.number == 1:
+            method = Round.Method.RANDOM
+        else:
+            method = Round.Method.KNOCKOUT if event.is_knockout else Round.Method.STANDINGS
+    if method not in {Round.Method.RANDOM, Round.Method.STANDINGS, Round.Method.KNOCKOUT}:
+        raise field_errors({"method": f"Unknown seating method {method!r}."})
+    if keep_clubs_apart is None:
+        keep_clubs_apart = rnd.keep_clubs_apart
+    if seed is None:
+        seed = secrets.randbits(31)
+    rng = random.Random(seed)
+    rules = event.ruleset()
+    order = _seating_order(rnd, method, rng)
+    try:
+        plans = seating.plan_round(
+            [seating.Seatable(entry.pk, entry.player.club) for entry in order],
+            rules,
+            rng=rng,
+            shuffle=method == Round.Method.RANDOM,
+            keep_clubs_apart=keep_clubs_apart,
+        )
+    except seating.SeatingError as exc:
+        raise ValidationError(str(exc)) from exc
+    _write_tables(
+        rnd,
+        [
+            (number, [player.key for player in plan.players], plan.first_dealer)
+            for number, plan in enumerate(plans, start=1)
+        ],
+        user=user,
+        seed=seed,
+        method=method,
+        keep_clubs_apart=keep_clubs_apart,
+        reason=reason,
+    )
+    return rnd
+
+
+def _write_tables(
+    rnd: Round,
+    tables: Sequence[tuple[int, Sequence[int], int]],
+    *,
+    user,
+    seed: int | None,
+    method: str,
+    keep_clubs_apart: bool,
+    reason: str,
+) -> None:
+    """Replace the round's tables with (number, entry ids clockwise, first dealer seat); audited."""
+    before = _seating_data(rnd)
+    Table.objects.filter(round=rnd).delete()
+    # In bulk: a round of 256 tables is three inserts, not 768 (the round was just locked and read).
+    rows = [Table(round=rnd, number=number, first_dealer=dealer) for number, _, dealer in tables]
+    for table in rows:
+        table.full_clean(exclude=["round"], validate_unique=False, validate_constraints=False)
+    rows = Table.objects.bulk_create(rows)
+    Seat.objects.bulk_create(
+        Seat(table=table, round=rnd, position=position, entry_id=entry_id)
+        for table, (_, entry_ids, _) in zip(rows, tables, strict=True)
+        for position, entry_id in enumerate(entry_ids, start=1)
+    )
+    GameSet.objects.bulk_create(GameSet(table=table, updated_by=user_or_none(user)) for table in rows)
+    rnd.seed, rnd.method, rnd.keep_clubs_apart = seed, method, keep_clubs_apart
+    rnd.seated_at = timezone.now()
+    rnd.full_clean()
+    rnd.save(update_fields=["seed", "method", "keep_clubs_apart", "seated_at"])
+    audit_record(
+        event=rnd.event,
+        action="kalooki.round.seated",
+        user=user,
+        obj=rnd,
+        before={"tables": before} if before else None,
+        after={
+            "seed": seed,
+            "method": method,
+            "keep_clubs_apart": keep_clubs_apart,
+            "tables": _seating_data(rnd),
+        },
+        reason=reason,
+    )
+    touch_results(rnd.event_id)
+
+
+@dataclass(frozen=True)
+class ManualTable:
+    """One table of a hand-made seating: entries clockwise from seat 1, the first dealer's seat."""
+
+    number: int
+    entries: Sequence[Entry]
+    first_dealer: int = 1
+
+
+@transaction.atomic
+def round_seat_manual(*, round: Round, user, tables: Sequence[ManualTable], reason: str = "") -> Round:
+    """Seat a round as given (a director's own plan, or an imported archive's), replacing a draw
+    without deals. Every entry must belong to the event and sit once; table sizes must be playable
+    under the ruleset (R2). Raises ValidationError naming the table."""
+    rnd = Round.objects.select_for_update(of=("self",)).select_related("event").get(pk=round.pk)
+    event = rnd.event
+    if Deal.objects.filter(game_set__table__round=rnd).exists():
+        raise ValidationError(
+            f"Round {rnd.number} already has deals recorded; its seating cannot be changed."
+        )
+    rules = event.ruleset()
+    seen: set[int] = set()
+    numbers: set[int] = set()
+    for table in tables:
+        where = f"table {table.number}"
+        if table.number < 1 or table.number in numbers:
+            raise field_errors({where: "table numbers must be 1 or more and differ"})
+        numbers.add(table.number)
+        size = len(table.entries)
+        if not (rules.min_players <= size <= rules.max_players and rules.can_deal(size)):
+            raise field_errors({where: f"{size} players cannot play at one table (R2)"})
+        if not 1 <= table.first_dealer <= size:
+            raise field_errors({where: f"the first dealer must be a seat from 1 to {size}"})
+        for entry in table.entries:
+            if entry.event_id != event.pk:
+                raise field_errors({where: f"{entry} is not entered in this event"})
+            if entry.pk in seen:
+                raise field_errors({where: f"{entry} is seated twice"})
+            seen.add(entry.pk)
+    _write_tables(
+        rnd,
+        [(t.number, [e.pk for e in t.entries], t.first_dealer) for t in tables],
+        user=user,
+        seed=None,
+        method=Round.Method.MANUAL,
+        keep_clubs_apart=False,
+        reason=reason,
+    )
+    return rnd
+
+
+@transaction.atomic
+def seat_substitute(
+    *, seat: Seat, user, substitute: Entry | None, from_deal: int | None = None, reason: str = ""
+) -> Seat:
+    """Record (or with `substitute=None` clear) a substitute playing the seat from deal `from_deal`.
+
+    The seat's results stay with the seated player; the substitute is shown on the sheet.
+    """
+    seat = (
+        Seat.objects.select_for_update(of=("self",))
+        .select_related("table__round__event", "entry__player", "substitute__player")
+        .get(pk=seat.pk)
+    )
+    game_set = locked_set(seat.table.game_set)
+    if game_set.is_verified:
+        raise SetLocked(game_set)
+    if substitute is not None:
+        if substitute.event_id != seat.round.event_id:
+            raise field_errors({"substitute": "The substitute must be entered in this event."})
+        if from_deal is None:
+            raise field_errors({"from_deal": "Give the deal the substitute plays from."})
+        if Seat.objects.filter(round=seat.round_id, entry=substitute).exists():
+            raise field_errors({"substitute": f"{substitute} is already seated in this round."})
+    before = _substitute_data(seat)
+    seat.substitute = substitute
+    seat.substitute_from = from_deal if substitute is not None else None
+    seat.full_clean()
+    seat.save(update_fields=["substitute", "substitute_from"])
+    set_changed(game_set, user, f"substitute at seat {seat.position}", findings=False)
+    audit_record(
+        event=seat.round.event,
+        action="kalooki.seat.substituted" if substitute else "kalooki.seat.substitute_cleared",
+        user=user,
+        obj=seat,
+        before=before,
+        after=_substitute_data(seat),
+        reason=reason,
+    )
+    return seat
+
+
+def _substitute_data(seat: Seat) -> dict[str, Any]:
+    return {
+        "seat": seat.position,
+        "player": seat.entry.player.name,
+        "substitute": seat.substitute.player.name if seat.substitute else None,
+        "from_deal": seat.substitute_from,
+    }

@@ -1,0 +1,116 @@
+"""A set's rows as a `kalooki-sheet/1` sheet, and the engine's findings for it (reads only).
+
+The one bridge between the database and the engine's sheet format: validation, the set page, exports,
+archives and PDFs all read a set through `sheet_for_set` / `sheet_from_rows`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.db.models import Prefetch
+
+from adjudication.engine.findings import Finding
+from adjudication.engine.rules import DEALS_PER_SET
+from adjudication.engine.sheet import FORMAT as SHEET_FORMAT
+from adjudication.engine.sheet import result_as_dict
+from adjudication.engine.validator import validate_data
+
+from .models import Deal, DealResult, GameSet, Seat
+
+
+def seats_of(game_set: GameSet) -> list[Seat]:
+    return list(
+        Seat.objects.filter(table_id=game_set.table_id)
+        .select_related("entry__player", "substitute__player")
+        .order_by("position")
+    )
+
+
+def deals_of(game_set: GameSet) -> list[Deal]:
+    return list(
+        Deal.objects.filter(game_set=game_set)
+        .select_related("out__player")
+        .prefetch_related(Prefetch("results", queryset=DealResult.objects.select_related("entry__player")))
+        .order_by("sequence")
+    )
+
+
+def result_data(result: DealResult) -> dict[str, Any]:
+    return result_as_dict(
+        calls=result.calls,
+        penalty=result.penalty,
+        total=result.total_written,
+        hand=result.hand,
+        opened=result.opened,
+        overcall=result.overcall,
+        contract_error=result.contract_error,
+        other_points=result.other_points,
+        # The database keeps "" for no reason; the sheet leaves the field out.
+        other_reason=result.other_reason or None,
+    )
+
+
+def deal_as_data(deal: Deal, names_by_position: Mapping[int, str]) -> dict[str, Any]:
+    """One deal in the `deals[]` shape of `kalooki-sheet/1` (results keyed by player name)."""
+    data: dict[str, Any] = {"deal": deal.number}
+    if deal.dealer is not None and deal.dealer in names_by_position:
+        data["dealer"] = names_by_position[deal.dealer]
+    if deal.void:
+        data["void"] = True
+    data["out"] = deal.out.player.name if deal.out_id else None
+    data["doubled"] = deal.doubled
+    results = sorted(deal.results.all(), key=lambda result: result.entry.player.name)
+    data["results"] = {result.entry.player.name: result_data(result) for result in results}
+    if deal.void and not data["results"] and data["out"] is None and not deal.doubled:
+        data = {key: value for key, value in data.items() if key in ("deal", "dealer", "void")}
+    return data
+
+
+def sheet_for_set(game_set: GameSet) -> dict[str, Any]:
+    """The set as a `kalooki-sheet/1` dict (validation, export, PDFs). Three queries.
+
+    Players are the seated players in clockwise order; a mid-set substitute is listed under the
+    added key `substitutes` ([{"seat": name, "player": name, "from_deal": k}]).
+    """
+    return sheet_from_rows(game_set, seats_of(game_set), deals_of(game_set))
+
+
+def sheet_from_rows(game_set: GameSet, seats: Sequence[Seat], deals: Sequence[Deal]) -> dict[str, Any]:
+    """`sheet_for_set` from seats and deals already read (results prefetched): no query."""
+    table = game_set.table
+    event = table.round.event
+    names = {seat.position: seat.entry.player.name for seat in seats}
+    sheet: dict[str, Any] = {"format": SHEET_FORMAT, "ruleset": event.ruleset_preset}
+    if event.rules_overrides:
+        sheet["rules"] = event.rules_overrides
+    sheet["players"] = [names[position] for position in sorted(names)]
+    if table.first_dealer in names:
+        sheet["first_dealer"] = names[table.first_dealer]
+    substitutes = [
+        {
+            "seat": seat.entry.player.name,
+            "player": seat.substitute.player.name,
+            "from_deal": seat.substitute_from,
+        }
+        for seat in seats
+        if seat.substitute_id
+    ]
+    if substitutes:
+        sheet["substitutes"] = substitutes
+    sheet["deals"] = [deal_as_data(deal, names) for deal in deals]
+    return sheet
+
+
+def findings_for_set(game_set: GameSet, *, sheet: Mapping[str, Any] | None = None) -> list[Finding]:
+    """The engine validator's findings (adjudication.engine.findings.Finding) for the set."""
+    return validate_data(dict(sheet) if sheet is not None else sheet_for_set(game_set))
+
+
+def next_deal_number(deals: Sequence[Deal]) -> int:
+    """The number the next row plays: a void deal is replayed, otherwise the next deal (V11)."""
+    if not deals:
+        return 1
+    last = deals[-1]
+    return last.number if last.void else min(last.number + 1, DEALS_PER_SET)
