@@ -21,15 +21,14 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scoring.models import Deal, Entry, Event, GameSet, Table
-from scoring.permissions import director_required
-from scoring.selectors import audit_for_event
-from scoring.templatetags.kalooki import user_directs
+from scoring.permissions import director_required, user_directs
 from scoring.view_support import game_set_or_404, post_form, seat_names
 
 from . import services
 from .audit import history_for, history_for_table, table_scope, with_changes
 from .forms import NO_USER, AuditFilterForm, RulingAppealForm, RulingDecideForm, RulingIssueForm
 from .models import AuditEntry, Ruling
+from .selectors import audit_for_event
 
 GET_POST = require_http_methods(["GET", "HEAD", "POST"])
 LOG_PAGE_SIZE = 100

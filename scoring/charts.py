@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from .selectors.players import ChartPoint
+
 WIDTH = 640
 HEIGHT = 260
 LEFT, RIGHT, TOP, BOTTOM = 48, 12, 12, 36
@@ -21,8 +23,8 @@ def nice_step(top: int, ticks: int = 4) -> int:
     return 10 * magnitude  # pragma: no cover - the loop always returns
 
 
-def running_total_chart(points: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
-    """Layout of the chart for `player_history(...)["chart"]` rows (label, round, deal, total).
+def running_total_chart(points: Sequence[ChartPoint]) -> dict[str, Any] | None:
+    """Layout of the chart for `player_history(...).chart` points (label, round, deal, total).
 
     Returns None without points; else width, height, line (polyline points), dots (x, y, label,
     total), ticks (y, value), rounds (x of the first deal of each round after the first, label), and
@@ -30,7 +32,7 @@ def running_total_chart(points: Sequence[dict[str, Any]]) -> dict[str, Any] | No
     """
     if not points:
         return None
-    top = max(max(point["total"] for point in points), 1)
+    top = max(max(point.total for point in points), 1)
     step = nice_step(top)
     top = -(-top // step) * step
     plot_w = WIDTH - LEFT - RIGHT
@@ -44,13 +46,12 @@ def running_total_chart(points: Sequence[dict[str, Any]]) -> dict[str, Any] | No
         return round(TOP + plot_h - plot_h * value / top, 1)
 
     dots = [
-        {"x": x_at(i), "y": y_at(p["total"]), "label": p["label"], "total": p["total"]}
-        for i, p in enumerate(points)
+        {"x": x_at(i), "y": y_at(p.total), "label": p.label, "total": p.total} for i, p in enumerate(points)
     ]
     rounds = []
     for index, point in enumerate(points):
-        if index == 0 or point["round"] != points[index - 1]["round"]:
-            rounds.append({"x": x_at(index), "label": f"Round {point['round']}", "first": index == 0})
+        if index == 0 or point.round != points[index - 1].round:
+            rounds.append({"x": x_at(index), "label": f"Round {point.round}", "first": index == 0})
     return {
         "width": WIDTH,
         "height": HEIGHT,
@@ -63,6 +64,6 @@ def running_total_chart(points: Sequence[dict[str, Any]]) -> dict[str, Any] | No
         "dots": dots,
         "ticks": [{"y": y_at(value), "value": value} for value in range(0, top + 1, step)],
         "rounds": rounds,
-        "final": points[-1]["total"],
+        "final": points[-1].total,
         "deals": count,
     }

@@ -38,6 +38,7 @@ from .forms import (
 )
 from .models import Deal, Entry, Event, GameSet, Round, Seat
 from .permissions import director_required
+from .selectors import DealPreview, SetPage
 from .view_support import game_set_or_404, post_form, posted, refusal_status, seat_names
 
 GET_POST = require_http_methods(["GET", "HEAD", "POST"])
@@ -62,38 +63,38 @@ def _table_url(event: Event, game_set: GameSet, name: str = "direct_table", **kw
     )
 
 
-def _deal_entry(grid: dict[str, Any], *, sequence: int | None = None) -> DealEntry | None:
+def _deal_entry(grid: SetPage, *, sequence: int | None = None) -> DealEntry | None:
     """The blank deal form: a correction of the deal played `sequence`-th, or the next deal (None when
     all nine are scored). The dealer R21 expects is filled in; the director may change it."""
-    players = [seat["player"] for seat in grid["players"]]
+    players = [seat.player for seat in grid.players]
     if sequence is None:
-        upcoming = next((row for row in grid["rows"] if row["placeholder"]), None)
+        upcoming = grid.upcoming
         if upcoming is None:
             return None
-        return DealEntry(players=players, initial={"deal": grid["next_number"], "dealer": upcoming["dealer"]})
-    row = grid["rows"][sequence - 1]
-    by_position = {seat["position"]: seat["player"] for seat in grid["players"]}
+        return DealEntry(players=players, initial={"deal": grid.next_number, "dealer": upcoming.dealer})
+    row = grid.row_played(sequence)
+    by_position = {seat.position: seat.player for seat in grid.players}
     initial = {
-        "deal": row["number"],
-        "out": row["out"] or "",
-        "doubled": row["doubled"],
-        "void": row["void"],
-        "dealer": by_position.get(row["deal"].dealer, ""),
-        "version": row["version"],
+        "deal": row.number,
+        "out": row.out or "",
+        "doubled": row.doubled,
+        "void": row.void,
+        "dealer": by_position.get(row.deal.dealer, "") if row.deal else "",
+        "version": row.version,
         "sequence": sequence,
     }
-    results = {cell["player"]: result_initial(cell) for cell in row["cells"]}
+    results = {cell.player: result_initial(cell.result) for cell in row.cells}
     return DealEntry(players=players, initial=initial, results=results)
 
 
-def _check_lines(entry: DealEntry | None, preview: dict[str, Any] | None) -> list[dict[str, Any]]:
+def _check_lines(entry: DealEntry | None, preview: DealPreview | None) -> list[dict[str, Any]]:
     """Each player's line of the deal form with what the live check found for it (seat order)."""
     if entry is None:
         return []
     lines = []
     for seat, (name, form) in enumerate(entry.lines, start=1):
-        echo = preview["players"][seat - 1] if preview else None
-        findings = preview["player_findings"].get(name, []) if preview else []
+        echo = preview.players[seat - 1] if preview else None
+        findings = preview.player_findings.get(name, []) if preview else []
         lines.append({"seat": seat, "name": name, "form": form, "echo": echo, "findings": findings})
     return lines
 
@@ -109,28 +110,28 @@ def _table_page(
 ) -> HttpResponse:
     """The entry page of one table; `forms` replaces the blank forms (bound, with their errors)."""
     grid = selectors.set_grid(game_set)
-    game_set = grid["game_set"]
-    players = [seat["player"] for seat in grid["players"]]
-    editing = grid["rows"][sequence - 1] if sequence else None
-    upcoming = next((row for row in grid["rows"] if row["placeholder"]), None)
+    game_set = grid.game_set
+    players = [seat.player for seat in grid.players]
+    editing = grid.row_played(sequence) if sequence else None
+    upcoming = grid.upcoming
     if "entry" not in forms:
         forms["entry"] = None if game_set.is_verified else _deal_entry(grid, sequence=sequence)
     context: dict[str, Any] = {
         "event": event,
         "grid": grid,
-        "round": grid["round"],
+        "round": grid.round,
         "game_set": game_set,
         "editing": editing,
         "current_row": editing or upcoming,
         "sequence": sequence,
         "verify_form": VerifyForm(initial={"version": game_set.version}),
         "reopen_form": ReopenForm(initial={"version": game_set.version}),
-        "laydown_form": LaydownForm(initial={"deal": grid["next_number"] or 9}),
-        "warnings": [finding for finding in grid["findings"] if finding.severity == "warning"],
+        "laydown_form": LaydownForm(initial={"deal": grid.next_number or 9}),
+        "warnings": [finding for finding in grid.findings if not finding.is_error],
     }
     if editing is not None:
-        context["ruling_form"] = RulingIssueForm(players=players, initial={"version": editing["version"]})
-        context["delete_form"] = DeleteDealForm(initial={"version": editing["version"]})
+        context["ruling_form"] = RulingIssueForm(players=players, initial={"version": editing.version})
+        context["delete_form"] = DeleteDealForm(initial={"version": editing.version})
     context.update(forms)
     context["lines"] = _check_lines(context["entry"], None)
     return render(request, "scoring/entry/table.html", context, status=status)
@@ -145,7 +146,7 @@ def _dashboard_page(request, event: Event, *, status: int = 200, **forms: Any) -
         "entries": entries,
         # Offered until a deal is recorded in the round (the service refuses a new draw after that).
         "seat_forms": {
-            row["number"]: RoundSeatForm() for row in rounds if not any(t["scored"] for t in row["tables"])
+            row.number: RoundSeatForm() for row in rounds if not any(t.scored for t in row.tables)
         },
         "entry_form": EntryAddForm(),
     }

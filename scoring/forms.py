@@ -14,7 +14,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
-from .models import Round
+from .models import DealResult, Round
 
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024
 OPENED_CHOICES = [("", "—"), ("yes", "yes"), ("no", "no")]
@@ -143,9 +143,8 @@ class PlayerResultForm(forms.Form):
         return result
 
 
-def result_initial(cell: Mapping[str, Any]) -> dict[str, Any]:
-    """A recorded result (a `set_grid` cell) as the initial values of its player's line."""
-    result = cell.get("result")
+def result_initial(result: DealResult | None) -> dict[str, Any]:
+    """A recorded result (a `set_grid` cell's) as the initial values of its player's line."""
     if result is None:
         return {}
     return {

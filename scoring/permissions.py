@@ -50,3 +50,13 @@ class DirectorRequiredMixin:
             return redirect_to_login(request.get_full_path())
         self.event = director_event(request, kwargs["slug"])
         return super().dispatch(request, *args, **kwargs)
+
+
+def user_directs(request, event) -> bool:
+    """Whether the request's user may direct `event`; asked once per request (one query at most)."""
+    if request is None or event is None:
+        return False
+    cache = request.__dict__.setdefault("_kalooki_directs", {})
+    if event.pk not in cache:
+        cache[event.pk] = event.is_director(request.user)
+    return cache[event.pk]

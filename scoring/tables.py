@@ -10,6 +10,9 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.text import slugify
 
+from .selectors import SetPage, TableStatus
+from .selectors.set_page import GridCell
+
 NUM = {"td": {"class": "num"}, "th": {"class": "num"}, "tf": {"class": "num"}}
 WIDE = {"td": {"class": "wide-only"}, "th": {"class": "wide-only"}, "tf": {"class": "wide-only"}}
 
@@ -102,15 +105,15 @@ def export_name(*parts) -> str:
     return "-".join(slugify(str(part)) for part in parts if part not in (None, ""))
 
 
-def set_status(row) -> tuple[str, str]:
+def set_status(row: TableStatus) -> tuple[str, str]:
     """(key, words) for a set's public status; the key is also the exported value."""
-    if row.get("corrected"):
+    if row.corrected:
         return "corrected", "Corrected after verification"
-    if row.get("verified"):
+    if row.verified:
         return "verified", "Verified"
-    if row.get("finished"):
+    if row.finished:
         return "in_play", "Finished, not verified"
-    if not row.get("scored"):
+    if not row.scored:
         return "in_play", "Not started"
     return "in_play", "In play"
 
@@ -182,43 +185,43 @@ class DealCellColumn(tables.Column):
         self.position = position
 
     def render(self, value, record):
-        if not value or value.get("result") is None:
+        if not value or value.result is None:
             return "" if record.get("void") else "—"
         return deal_cell_html(value, doubled=record.get("doubled", False))
 
     def value(self, value, record):
-        return "" if not value or value.get("result") is None else value.get("penalty")
+        return "" if not value or value.result is None else value.penalty
 
 
-def cell_marks(cell, *, doubled: bool) -> list[str]:
+def cell_marks(cell: GridCell, *, doubled: bool) -> list[str]:
     """What a reader needs to know beside the score: out, infractions, rulings, findings."""
     marks = []
-    if cell.get("out"):
+    if cell.out:
         marks.append("went out, doubled" if doubled else "went out")
-    if cell.get("overcall"):
+    if cell.overcall:
         marks.append("over-call (R17)")
-    if cell.get("contract_error"):
+    if cell.contract_error:
         marks.append("contract error (R18)")
-    if cell.get("other_points"):
-        marks.append(f"+{cell['other_points']} {cell.get('other_reason') or 'infraction points'}")
-    if cell.get("rulings"):
-        count = len(cell["rulings"])
+    if cell.other_points:
+        marks.append(f"+{cell.other_points} {cell.other_reason or 'infraction points'}")
+    if cell.rulings:
+        count = len(cell.rulings)
         marks.append(f"{count} ruling{'' if count == 1 else 's'}")
-    if cell.get("findings"):
-        count = len(cell["findings"])
+    if cell.findings:
+        count = len(cell.findings)
         marks.append(f"⚠ {count} finding{'' if count == 1 else 's'}")
     return marks
 
 
-def deal_cell_html(cell, *, doubled: bool):
+def deal_cell_html(cell: GridCell, *, doubled: bool):
     """Score in bold, then the running total (and the written one when it differs), calls and marks."""
-    parts = [format_html("<strong>{}</strong>", cell.get("penalty"))]
-    total = format_html("total {}", cell.get("total"))
-    written = cell.get("total_written")
-    if written is not None and written != cell.get("total"):
+    parts = [format_html("<strong>{}</strong>", cell.penalty)]
+    total = format_html("total {}", cell.total)
+    written = cell.total_written
+    if written is not None and written != cell.total:
         total = format_html("{} · written {}", total, written)
     parts.append(format_html('<span class="cell-note">{}</span>', total))
-    calls = cell.get("calls")
+    calls = cell.calls
     if calls:
         parts.append(
             format_html('<span class="cell-note">{} call{}</span>', calls, "" if calls == 1 else "s")
@@ -226,8 +229,8 @@ def deal_cell_html(cell, *, doubled: bool):
     marks = cell_marks(cell, doubled=doubled)
     if marks:
         parts.append(format_html('<span class="cell-note">{}</span>', "; ".join(marks)))
-    played_by = cell.get("played_by")
-    if played_by and played_by != cell.get("player"):
+    played_by = cell.played_by
+    if played_by and played_by != cell.player:
         parts.append(format_html('<span class="cell-note">played by {}</span>', played_by))
     return format_html_join("", "{}", ((part,) for part in parts))
 
@@ -249,22 +252,22 @@ class SetGridTable(RowsTable):
         row_attrs = {"class": lambda record: "void-row" if record.get("void") else ""}
 
     def __init__(self, data, *, players, totals, **kwargs):
-        final = {row["entry_id"]: row["total"] for row in totals}
+        final = {row.entry_id: row.total for row in totals}
         extra = []
         for seat in players:
-            name = seat["player"]
+            name = seat.player
             extra.append(
                 (
-                    f"p{seat['position']}",
+                    f"p{seat.position}",
                     DealCellColumn(
                         verbose_name=name,
-                        position=seat["position"],
-                        footer=str(final.get(seat["entry_id"], "")),
+                        position=seat.position,
+                        footer=str(final.get(seat.entry_id, "")),
                     ),
                 )
             )
             extra.append(
-                (f"p{seat['position']}_total", tables.Column(verbose_name=f"{name} total", visible=False))
+                (f"p{seat.position}_total", tables.Column(verbose_name=f"{name} total", visible=False))
             )
         super().__init__(data, extra_columns=extra, **kwargs)
         self.player_columns = {name for name, _ in extra}
@@ -301,22 +304,22 @@ class SetGridTable(RowsTable):
         return f"{value} (doubled)" if value and record.get("doubled") else (value or "")
 
 
-def grid_rows(grid) -> list[dict]:
+def grid_rows(grid: SetPage) -> list[dict]:
     """`selectors.set_grid` rows flattened for SetGridTable (and its CSV/XLSX export)."""
     rows = []
-    for row in grid["rows"]:
+    for row in grid.rows:
         flat = {
-            "deal": row["number"],
-            "void": row["void"],
-            "placeholder": row["placeholder"],
-            "contract": row["contract_text"],
-            "deal_size": row["deal_size"],
-            "dealer": row["dealer"] or "",
-            "out": row["out"] or "",
-            "doubled": row["doubled"],
+            "deal": row.number,
+            "void": row.void,
+            "placeholder": row.placeholder,
+            "contract": row.contract_text,
+            "deal_size": row.deal_size,
+            "dealer": row.dealer or "",
+            "out": row.out or "",
+            "doubled": row.doubled,
         }
-        for seat, cell in zip(grid["players"], row["cells"], strict=True):
-            flat[f"p{seat['position']}"] = cell
-            flat[f"p{seat['position']}_total"] = cell.get("total") if cell.get("result") is not None else ""
+        for seat, cell in zip(grid.players, row.cells, strict=True):
+            flat[f"p{seat.position}"] = cell
+            flat[f"p{seat.position}_total"] = cell.total if cell.result is not None else ""
         rows.append(flat)
     return rows

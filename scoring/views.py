@@ -23,8 +23,9 @@ from . import selectors
 from .charts import running_total_chart
 from .filters import NameFilterForm, mark_matches
 from .models import Entry, Event, GameSet, Round
+from .permissions import user_directs
+from .selectors import event_round_numbers
 from .tables import RoundTablesTable, SetGridTable, StandingsTable, export_name, grid_rows, shared_place
-from .templatetags.kalooki import event_round_numbers, user_directs
 
 # Pages change only with the event's results stamp (or its version); this bounds a stale entry's life
 # should anything else they show change without bumping either.
@@ -308,7 +309,7 @@ class RoundView(PublicTableView):
         return f"Round {self.round.number}: tables"
 
     def get_table_data(self):
-        return self.status["tables"]
+        return self.status.tables
 
     def get_table_kwargs(self):
         return super().get_table_kwargs() | {"event": self.event, "round_number": self.round.number}
@@ -338,26 +339,26 @@ class SetView(PublicTableView):
 
     @property
     def export_name(self):
-        table = self.grid["table"]
+        table = self.grid.table
         return export_name(self.event.slug, f"round-{table.round.number}", f"table-{table.number}")
 
     def get_caption(self) -> str:
-        table = self.grid["table"]
+        table = self.grid.table
         return f"Round {table.round.number}, table {table.number}: deal by deal"
 
     def get_table_data(self):
         return grid_rows(self.grid)
 
     def get_table_kwargs(self):
-        return super().get_table_kwargs() | {"players": self.grid["players"], "totals": self.grid["totals"]}
+        return super().get_table_kwargs() | {"players": self.grid.players, "totals": self.grid.totals}
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         grid = self.grid
         context.update(
             grid=grid,
-            round=grid["round"],
-            game_set=grid["game_set"],
+            round=grid.round,
+            game_set=grid.game_set,
             place_rows=set_places(grid),
             is_director=user_directs(self.request, self.event),
             director_table_url=reverse("scoring:direct_table", kwargs=self.kwargs),
@@ -398,9 +399,9 @@ def player_view(request, slug: str, entry_id: int):
         {
             "event": event,
             "history": history,
-            "entry": history["entry"],
+            "entry": history.entry,
             "standing": standing,
-            "chart": running_total_chart(history["chart"]),
+            "chart": running_total_chart(history.chart),
         },
     )
 
@@ -415,15 +416,15 @@ def projector_view(request, slug: str):
     event = event_for(request, slug)
     rounds = selectors.round_summaries(event)
     wanted = round_param(request, event)
-    seated = [row for row in rounds if row["seated"]]
+    seated = [row for row in rounds if row.seated]
     current = None
     if wanted is not None:
-        current = next((row for row in rounds if row["number"] == wanted), None)
+        current = next((row for row in rounds if row.number == wanted), None)
     elif seated:
         current = seated[-1]
     if current is not None:
         # Only the round on screen is read table by table, without the players' names.
-        current = selectors.round_tables_status(current["round"], players=False)
+        current = selectors.round_tables_status(current.round, players=False)
     provisional = wants_provisional(request)
     rows = cached_standings(event, round_number=None, provisional=provisional)
     return render(
@@ -432,7 +433,7 @@ def projector_view(request, slug: str):
         {
             "event": event,
             "current": current,
-            "round": current["round"] if current else None,
+            "round": current.round if current else None,
             "provisional": provisional,
             "top": rows[:PROJECTOR_TOP],
             "refresh": PROJECTOR_REFRESH,
@@ -443,7 +444,7 @@ def projector_view(request, slug: str):
 
 def set_places(grid) -> list[dict]:
     """The set's players ranked by their running totals (R20: equal lowest share the win)."""
-    rows = [dict(row) for row in grid["totals"]]
+    rows = [{"entry_id": row.entry_id, "player": row.player, "total": row.total} for row in grid.totals]
     rows.sort(key=lambda row: (row["total"], row["player"].casefold()))
     for index, row in enumerate(rows):
         first = index
@@ -451,7 +452,7 @@ def set_places(grid) -> list[dict]:
             first -= 1
         shared = sum(1 for other in rows if other["total"] == row["total"]) > 1
         row["place"] = shared_place(first + 1, shared)
-        row["winner"] = row["player"] in grid["winners"]
+        row["winner"] = row["player"] in grid.winners
     return rows
 
 

@@ -1,37 +1,15 @@
 """Template tags shared by every page: the event navigation and small display helpers."""
 
 from django import template
-from django.db.models import Exists, OuterRef
 from django.urls import reverse
 
+from adjudication.engine.cards import InvalidCard, parse_cards
+
+from ..permissions import user_directs
+from ..selectors.tables import event_rounds
+from ..tables import shared_place
+
 register = template.Library()
-
-
-def user_directs(request, event) -> bool:
-    """Whether the request's user may direct `event`; asked once per request (one query at most)."""
-    if request is None or event is None:
-        return False
-    cache = request.__dict__.setdefault("_kalooki_directs", {})
-    if event.pk not in cache:
-        cache[event.pk] = event.is_director(request.user)
-    return cache[event.pk]
-
-
-def _event_rounds(event) -> list[tuple[int, bool]]:
-    """(number, seated) for each round of the event, in order; one query, remembered on the instance."""
-    rounds = getattr(event, "_nav_rounds", None)
-    if rounds is None:
-        from scoring.models import Table
-
-        has_tables = Exists(Table.objects.filter(round=OuterRef("pk")))
-        rounds = list(event.rounds.order_by("number").values_list("number", has_tables))
-        event._nav_rounds = rounds
-    return rounds
-
-
-def event_round_numbers(event) -> list[int]:
-    """The event's round numbers, in order (shares the navigation's query)."""
-    return [number for number, _ in _event_rounds(event)]
 
 
 def director_url(event) -> str:
@@ -46,7 +24,7 @@ def event_nav(context):
     request = context.get("request")
     if event is None or getattr(event, "pk", None) is None:
         return {"event": None}
-    rounds = _event_rounds(event)
+    rounds = event_rounds(event)
     numbers = [number for number, _ in rounds]
     current_number = getattr(context.get("round"), "number", None)
     seated = [number for number, is_seated in rounds if is_seated]
@@ -74,8 +52,6 @@ def directs_event(context) -> bool:
 @register.filter
 def place(row) -> str:
     """A standings row's place as players read it: "=1" when shared."""
-    from scoring.tables import shared_place
-
     if not isinstance(row, dict):
         return ""
     return shared_place(row.get("place"), row.get("shared"))
@@ -84,8 +60,6 @@ def place(row) -> str:
 @register.filter
 def cards(notation) -> str:
     """Card notation as players read it ("AS 10H JK" -> "A♠ 10♥ JK"); unreadable text is shown as written."""
-    from adjudication.engine.cards import InvalidCard, parse_cards
-
     if not notation:
         return ""
     try:

@@ -70,8 +70,8 @@ def test_the_grid_reads_rulings_with_their_deal_in_its_five_queries(
     with django_assert_num_queries(5):
         grid = selectors.set_grid(played)
     with django_assert_num_queries(0):
-        numbers = [(ruling.deal.number, ruling.entry.player.name) for ruling in grid["rulings"]]
-        cells = [cell for row in grid["rows"] for cell in row["cells"]]
-        in_cells = [ruling.deal.number for cell in cells for ruling in cell.get("rulings", [])]
+        numbers = [(ruling.deal.number, ruling.entry.player.name) for ruling in grid.rulings]
+        cells = [cell for row in grid.rows for cell in row.cells]
+        in_cells = [ruling.deal.number for cell in cells for ruling in cell.rulings]
     assert numbers == [(1, "Cy"), (2, "Bob"), (3, "Cy"), (4, "Bob")]
     assert in_cells == [1, 2, 3, 4]

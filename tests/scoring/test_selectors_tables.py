@@ -25,33 +25,33 @@ def test_round_summaries_count_tables_finished_and_verified(two_rounds, django_a
     with django_assert_num_queries(1):
         rows = selectors.round_summaries(two_rounds)
     assert [
-        (row["number"], row["seated"], row["table_count"], row["finished"], row["verified"]) for row in rows
+        (row.number, row.seated, row.table_count, row.finished, row.verified) for row in rows
     ] == [(1, True, 3, 2, 1), (2, True, 1, 0, 0), (3, False, 0, 0, 0)]
-    assert [row["round"].number for row in rows] == [1, 2, 3]
+    assert [row.round.number for row in rows] == [1, 2, 3]
 
 
 def test_round_summaries_agree_with_the_tables_round_by_round(two_rounds):
     every = selectors.event_tables_status(two_rounds)
     for summary, full in zip(selectors.round_summaries(two_rounds), every, strict=True):
-        assert summary["table_count"] == len(full["tables"])
-        assert (summary["finished"], summary["verified"]) == (full["finished"], full["verified"])
+        assert summary.table_count == len(full.tables)
+        assert (summary.finished, summary.verified) == (full.finished, full.verified)
 
 
 def test_round_tables_status_reads_that_round_alone(two_rounds, django_assert_num_queries):
-    first, second, _ = (row["round"] for row in selectors.round_summaries(two_rounds))
+    first, second, _ = (row.round for row in selectors.round_summaries(two_rounds))
     with django_assert_num_queries(2):
         status = selectors.round_tables_status(first)
-    assert [(t["number"], t["scored"], t["finished"], t["verified"]) for t in status["tables"]] == [
+    assert [(t.number, t.scored, t.finished, t.verified) for t in status.tables] == [
         (1, 9, True, True),
         (2, 9, True, False),
         (3, 2, False, False),
     ]
-    assert status["tables"][0]["players"] == ["Ann", "Bob", "Cy", "Dee"]
-    assert (status["finished"], status["verified"], status["seated"]) == (2, 1, True)
-    assert status == next(row for row in selectors.event_tables_status(two_rounds) if row["number"] == 1)
+    assert status.tables[0].players == ["Ann", "Bob", "Cy", "Dee"]
+    assert (status.finished, status.verified, status.seated) == (2, 1, True)
+    assert status == next(row for row in selectors.event_tables_status(two_rounds) if row.number == 1)
     with django_assert_num_queries(1):
         bare = selectors.round_tables_status(second, players=False)
-    assert [(t["number"], t["players"]) for t in bare["tables"]] == [(1, [])]
+    assert [(t.number, t.players) for t in bare.tables] == [(1, [])]
 
 
 @pytest.mark.parametrize("function", ["round_summaries", "round_tables_status"])

@@ -1,0 +1,48 @@
+"""Every read a screen, a PDF or a command needs (HOUSE-STYLE rule 5), one module a screen.
+
+Each function runs a fixed number of queries whatever the event size (aggregates in SQL, then a small
+Python pass). Screens get frozen rows (`SetPage`, `PlayerHistory`, `RoundStatus` …); the standings and
+the seating are plain dict rows in the spec's JSON shape, shared by tables2, exports, PDFs and commands.
+
+- `standings`: the standings as data, knock-out qualifiers
+- `set_page`: one table's nine-deal grid and the live check of an unsaved deal
+- `players`: one player's sets, deals, rulings and running totals
+- `tables`: each round's tables and how far they are; where everyone sits
+
+Selectors never import services. The adjudication reads (audit log, rulings) are `adjudication.selectors`.
+"""
+
+from .players import PlayerHistory, player_history
+from .set_page import DealPreview, SetPage, deal_preview, set_grid
+from .standings import KNOCKOUT_FIELDS, STANDINGS_FIELDS, knockout_qualifiers, standings_for_event
+from .tables import (
+    RoundStatus,
+    RoundSummary,
+    TableStatus,
+    event_round_numbers,
+    event_tables_status,
+    round_seating,
+    round_summaries,
+    round_tables_status,
+)
+
+__all__ = [
+    "KNOCKOUT_FIELDS",
+    "STANDINGS_FIELDS",
+    "DealPreview",
+    "PlayerHistory",
+    "RoundStatus",
+    "RoundSummary",
+    "SetPage",
+    "TableStatus",
+    "deal_preview",
+    "event_round_numbers",
+    "event_tables_status",
+    "knockout_qualifiers",
+    "player_history",
+    "round_seating",
+    "round_summaries",
+    "round_tables_status",
+    "set_grid",
+    "standings_for_event",
+]

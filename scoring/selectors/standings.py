@@ -1,0 +1,304 @@
+"""The standings as data (SCORESHEET.md "Standings as data"): each player's figures summed in SQL over
+the counted sets, ranked by the event's tie-break chain; the knock-out qualifiers of a round.
+
+Rows are plain dicts in the spec's JSON shape: the pages (django-tables2), the exports, the PDFs and
+the `standings` command share them. Official results count verified sets only; `provisional=True`
+adds the sets still in play.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from operator import itemgetter
+from typing import Any
+
+from django.db import connection
+from django.db.models import Count, F, Max, Q, Sum
+
+from adjudication.engine.rules import DEALS_PER_SET
+
+from ..models import TIEBREAKS, Deal, DealResult, Entry, Event, GameSet, Player, Round, Table
+
+STANDINGS_FIELDS = (
+    "place",
+    "shared",
+    "player",
+    "club",
+    "total",
+    "sets",
+    "sets_won",
+    "deals_won",
+    "doubled_outs",
+    "worst_deal",
+)
+KNOCKOUT_FIELDS = (*STANDINGS_FIELDS, "round_reached", "round_total")
+
+
+def _set_rows(
+    event: Event, *, round_number: int | None = None, provisional: bool = False
+) -> list[dict[str, Any]]:
+    """One aggregated row per (counted set, player): one query.
+
+    Keys: set_id, verified, round, entry_id, player_id, player, club, total, worst, deals, won, doubled.
+    """
+    results = DealResult.objects.filter(deal__game_set__table__round__event=event, deal__void=False)
+    if not provisional:
+        results = results.filter(deal__game_set__status=GameSet.Status.VERIFIED)
+    if round_number is not None:
+        results = results.filter(deal__game_set__table__round__number=round_number)
+    went_out = Q(deal__out_id=F("entry_id"))
+    return list(
+        results.order_by()
+        .values(
+            "entry_id",
+            set_id=F("deal__game_set_id"),
+            status=F("deal__game_set__status"),
+            round=F("deal__game_set__table__round__number"),
+            player_id=F("entry__player_id"),
+            player=F("entry__player__name"),
+            club=F("entry__player__club"),
+        )
+        .annotate(
+            total=Sum("penalty"),
+            worst=Max("penalty"),
+            deals=Count("pk"),
+            won=Count("pk", filter=went_out),
+            doubled=Count("pk", filter=went_out & Q(deal__doubled=True)),
+        )
+    )
+
+
+def _set_winners(rows: Iterable[Mapping[str, Any]]) -> set[tuple[int, int]]:
+    """(set_id, entry_id) of each complete set's lowest totals, shared wins included (R20)."""
+    by_set: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
+    for row in rows:
+        by_set[row["set_id"]].append(row)
+    winners = set()
+    for set_id, players in by_set.items():
+        verified = players[0]["status"] == GameSet.Status.VERIFIED
+        # R20: a set is won after its nine scored deals (a verified set is complete by decision).
+        if not verified and max(p["deals"] for p in players) < DEALS_PER_SET:
+            continue
+        lowest = min(p["total"] for p in players)
+        winners |= {(set_id, p["entry_id"]) for p in players if p["total"] == lowest}
+    return winners
+
+
+def _new_stats() -> dict[str, Any]:
+    return {
+        "total": 0,
+        "sets": 0,
+        "sets_won": 0,
+        "deals_won": 0,
+        "doubled_outs": 0,
+        "worst_deal": 0,
+    }
+
+
+def _add(stats: dict[str, Any], row: Mapping[str, Any], won: bool) -> None:
+    stats["total"] += row["total"]
+    stats["sets"] += 1
+    stats["sets_won"] += int(won)
+    stats["deals_won"] += row["won"]
+    stats["doubled_outs"] += row["doubled"]
+    stats["worst_deal"] = max(stats["worst_deal"], row["worst"])
+
+
+def chain_key(stats: Mapping[str, Any], chain: Sequence[str]) -> tuple[int, ...]:
+    """Sort key for a tie-break chain: smaller is better (higher-is-better keys are negated)."""
+    return tuple(stats[key] if TIEBREAKS[key] else -stats[key] for key in chain)
+
+
+def _places(keys: Sequence[Any]) -> list[tuple[int, bool]]:
+    """(place, shared) for sorted keys: competition ranking, 1, 1, 3; equal keys share the place."""
+    places = []
+    place = 1
+    for index, key in enumerate(keys):
+        if index and keys[index - 1] != key:
+            place = index + 1
+        shared = (index > 0 and keys[index - 1] == key) or (index + 1 < len(keys) and keys[index + 1] == key)
+        places.append((place, shared))
+    return places
+
+
+def rank(rows: list[dict[str, Any]], key) -> list[dict[str, Any]]:
+    """Sort best first and number places 1, 1, 3 (competition ranking); ties listed by name.
+
+    Sets `place` and `shared` on each row (in place) and returns the sorted list.
+    """
+    keyed = sorted(((key(row), row["player"].casefold(), row["player"]), row) for row in rows)
+    rows[:] = [row for _, row in keyed]
+    for row, (place, shared) in zip(rows, _places([sort_key[0] for sort_key, _ in keyed]), strict=True):
+        row["place"], row["shared"] = place, shared
+    return rows
+
+
+def _standings_sql(*, round_number: int | None, provisional: bool, knockout: bool) -> tuple[str, list[Any]]:
+    """One statement giving each player's standings figures over the counted sets (its first
+    parameter: the event's id). Columns: player_id, name, club, entry_id, `_STATS` over every counted
+    set and, for a knock-out event, the last round reached and `_STATS` over that round's sets alone.
+
+    `scored` is the only pass over the results (one row per counted result); `per_set` sums them per
+    (set, player), grouped by two integer columns. `sets` finds each set's lowest total and whether
+    the set is complete — R20: won after its nine scored deals (a verified set is complete by
+    decision), equal lowest totals share the win. The rest adds the sets up per player and joins the
+    names onto one row per player.
+    """
+    quote = connection.ops.quote_name
+
+    def table(model) -> str:
+        return quote(model._meta.db_table)
+
+    def col(alias: str, model, name: str) -> str:
+        return f"{alias}.{quote(model._meta.get_field(name).column)}"
+
+    where = [f"{col('ro', Round, 'event')} = %s", f"NOT {col('d', Deal, 'void')}"]
+    params: list[Any] = []
+    if not provisional:
+        where.append(f"{col('g', GameSet, 'status')} = %s")
+        params.append(GameSet.Status.VERIFIED)
+    if round_number is not None:
+        where.append(f"{col('ro', Round, 'number')} = %s")
+        params.append(round_number)
+    went_out = f"{col('d', Deal, 'out')} = {col('r', DealResult, 'entry')}"
+    # PostgreSQL guesses nearly one (set, player) group per result and then sorts them all on disk;
+    # behind this fence it guesses a few thousand and aggregates in memory (SQLite needs no fence).
+    fence = " OFFSET 0" if connection.vendor == "postgresql" else ""
+
+    def figures(only_last: bool = False) -> str:
+        def of(value: str) -> str:
+            return f"CASE WHEN j.round = x.reached THEN {value} ELSE 0 END" if only_last else value
+
+        return (
+            f"SUM({of('j.total')}), SUM({of('1')}), SUM({of('j.set_won')}), SUM({of('j.won')}), "
+            f"SUM({of('j.doubled')}), MAX({of('j.worst')})"
+        )
+
+    if knockout:
+        players = f"""
+        reached AS (SELECT entry_id, MAX(round) AS reached FROM judged GROUP BY entry_id),
+        players AS (
+            SELECT j.entry_id, {figures()}, MAX(x.reached), {figures(only_last=True)}
+            FROM judged j JOIN reached x ON x.entry_id = j.entry_id
+            GROUP BY j.entry_id
+        )"""
+    else:
+        players = f"""
+        players AS (SELECT j.entry_id, {figures()} FROM judged j GROUP BY j.entry_id)"""
+    sql = f"""
+        WITH per_set AS (
+            SELECT set_id, entry_id, SUM(penalty) AS total, MAX(penalty) AS worst, COUNT(*) AS deals,
+                   SUM(won) AS won, SUM(doubled) AS doubled
+            FROM (
+                SELECT {col("d", Deal, "game_set")} AS set_id, {col("r", DealResult, "entry")} AS entry_id,
+                       {col("r", DealResult, "penalty")} AS penalty,
+                       CASE WHEN {went_out} THEN 1 ELSE 0 END AS won,
+                       CASE WHEN {went_out} AND {col("d", Deal, "doubled")} THEN 1 ELSE 0 END AS doubled
+                FROM {table(DealResult)} r
+                JOIN {table(Deal)} d ON d.id = {col("r", DealResult, "deal")}
+                JOIN {table(GameSet)} g ON g.id = {col("d", Deal, "game_set")}
+                JOIN {table(Table)} t ON t.id = {col("g", GameSet, "table")}
+                JOIN {table(Round)} ro ON ro.id = {col("t", Table, "round")}
+                WHERE {" AND ".join(where)}{fence}
+            ) scored
+            GROUP BY set_id, entry_id
+        ),
+        sets AS (
+            SELECT s.set_id, {col("ro", Round, "number")} AS round, MIN(s.total) AS lowest,
+                   CASE WHEN {col("g", GameSet, "status")} = %s OR MAX(s.deals) >= %s
+                        THEN 1 ELSE 0 END AS complete
+            FROM per_set s
+            JOIN {table(GameSet)} g ON g.id = s.set_id
+            JOIN {table(Table)} t ON t.id = {col("g", GameSet, "table")}
+            JOIN {table(Round)} ro ON ro.id = {col("t", Table, "round")}
+            GROUP BY s.set_id, {col("g", GameSet, "status")}, {col("ro", Round, "number")}
+        ),
+        judged AS (
+            SELECT s.entry_id, s.total, s.worst, s.won, s.doubled, x.round,
+                   CASE WHEN x.complete = 1 AND s.total = x.lowest THEN 1 ELSE 0 END AS set_won
+            FROM per_set s JOIN sets x ON x.set_id = s.set_id
+        ),{players}
+        SELECT {col("e", Entry, "player")}, {col("p", Player, "name")}, {col("p", Player, "club")}, a.*
+        FROM players a
+        JOIN {table(Entry)} e ON e.id = a.entry_id
+        JOIN {table(Player)} p ON p.id = {col("e", Entry, "player")}
+    """
+    return sql, [*params, GameSet.Status.VERIFIED, DEALS_PER_SET]
+
+
+_STATS = ("total", "sets", "sets_won", "deals_won", "doubled_outs", "worst_deal")
+
+
+def standings_for_event(
+    event: Event,
+    *,
+    round_number: int | None = None,
+    provisional: bool = False,
+    with_ids: bool = False,
+) -> list[dict[str, Any]]:
+    """The standings, best first, as in SCORESHEET.md "Standings as data". One query.
+
+    Rows: place, shared, player, club, total, sets, sets_won, deals_won, doubled_outs, worst_deal
+    (keys in that order). Official = verified sets; `provisional` adds sets in play; `round_number`
+    counts that round alone. Players with no counted set are left out. Order: the event's tie-break
+    chain; players it cannot separate share the place (1, 1, 3) and are listed by name.
+
+    Knock-out events add `round_reached` (the last round with a counted set) and `round_total` (the
+    total in that round) and rank by round reached first, then by the chain applied to that round's
+    sets alone — so the final table decides the champion. `with_ids` adds entry_id and player_id.
+
+    Everything is summed in the database (`_standings_sql`); Python only ranks one row per player.
+    """
+    knockout = event.is_knockout
+    sql, params = _standings_sql(round_number=round_number, provisional=provisional, knockout=knockout)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [event.pk, *params])
+        fetched = cursor.fetchall()
+    # Each tie-break's column among the figures, negated when more is better (smaller sorts first).
+    picks = [(_STATS.index(name), 1 if TIEBREAKS[name] else -1) for name in event.tiebreaks or TIEBREAKS]
+    ranked = []
+    for player_id, name, club, entry_id, *figures in fetched:
+        numbers = [int(value) for value in figures]  # PostgreSQL sums bigints as numeric
+        if knockout:
+            last = numbers[7:]
+            key = (-numbers[6], *(sign * last[column] for column, sign in picks))
+        else:
+            key = tuple(sign * numbers[column] for column, sign in picks)
+        ranked.append(((key, name.casefold(), name), club, numbers, entry_id, player_id))
+    # Ties on the whole chain are listed by name (each sort key is unique: names are, per event).
+    ranked.sort(key=itemgetter(0))
+    rows = []
+    for ((_, _, name), club, numbers, entry_id, player_id), (place, shared) in zip(
+        ranked, _places([item[0][0] for item in ranked]), strict=True
+    ):
+        row = {"place": place, "shared": shared, "player": name, "club": club}
+        row.update(zip(_STATS, numbers, strict=False))
+        if knockout:
+            row["round_reached"], row["round_total"] = numbers[6], numbers[7]
+        if with_ids:
+            row["entry_id"], row["player_id"] = entry_id, player_id
+        rows.append(row)
+    return rows
+
+
+def knockout_qualifiers(event: Event, *, round_number: int) -> list[int]:
+    """Entry ids who went through from `round_number` of a knock-out event, best first. One query.
+
+    At each table (verified sets only) the best `event.advance` by the tie-break chain go through;
+    players the chain cannot separate at the cut all go through.
+    """
+    rows = _set_rows(event, round_number=round_number)
+    winners = _set_winners(rows)
+    chain = list(event.tiebreaks or TIEBREAKS)
+    by_set: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        stats = _new_stats()
+        _add(stats, row, (row["set_id"], row["entry_id"]) in winners)
+        by_set[row["set_id"]].append({**stats, "player": row["player"], "entry_id": row["entry_id"]})
+    through = []
+    for players in by_set.values():
+        rank(players, key=lambda row: chain_key(row, chain))
+        through += [row for row in players if row["place"] <= (event.advance or 1)]
+    through.sort(key=lambda row: (row["place"], chain_key(row, chain), row["player"].casefold()))
+    return [row["entry_id"] for row in through]

@@ -1,0 +1,220 @@
+"""Rounds and their tables: how far each table is (director's dashboard, round page, projector),
+each round's counts (event page), and "where do I sit" (seating rows)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Count, Exists, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce
+
+from adjudication.engine.rules import DEALS_PER_SET
+
+from ..models import Deal, Entry, Event, GameSet, Round, Seat, Table
+
+
+@dataclass(frozen=True)
+class TableStatus:
+    """One table and its set: deals scored, verified, findings at the last change, who sits there."""
+
+    table_id: int
+    number: int
+    game_set_id: int | None
+    status: str | None
+    scored: int
+    finished: bool
+    verified: bool
+    errors: int
+    warnings: int
+    corrected: bool
+    overridden: bool
+    updated_at: datetime | None
+    players: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class RoundStatus:
+    round: Round
+    number: int
+    seated: bool
+    tables: list[TableStatus]
+    finished: int
+    verified: int
+
+
+@dataclass(frozen=True)
+class RoundSummary:
+    """A round's table counts (9 scored deals = finished)."""
+
+    round: Round
+    number: int
+    seated: bool
+    table_count: int
+    finished: int
+    verified: int
+
+
+def event_rounds(event: Event) -> list[tuple[int, bool]]:
+    """(number, seated) for each round of the event, in order; one query, remembered on the instance
+    (the navigation and the page's round links ask the same)."""
+    rounds = getattr(event, "_nav_rounds", None)
+    if rounds is None:
+        has_tables = Exists(Table.objects.filter(round=OuterRef("pk")))
+        rounds = list(event.rounds.order_by("number").values_list("number", has_tables))
+        event._nav_rounds = rounds
+    return rounds
+
+
+def event_round_numbers(event: Event) -> list[int]:
+    """The event's round numbers, in order (shares the navigation's query)."""
+    return [number for number, _ in event_rounds(event)]
+
+
+def round_seating(round: Round) -> list[dict[str, Any]]:
+    """ "Where do I sit": every seated player's table and seat, sorted by name. One query.
+
+    Rows (plain dicts: the page's name filter marks them): player, club, entry_id, table, seat,
+    first_dealer (bool), substitute, substitute_from, withdrawn (bool).
+    """
+    seats = (
+        Seat.objects.filter(round=round)
+        .select_related("table", "entry__player", "substitute__player")
+        .order_by()
+    )
+    rows = [
+        {
+            "player": seat.entry.player.name,
+            "club": seat.entry.player.club,
+            "entry_id": seat.entry_id,
+            "table": seat.table.number,
+            "seat": seat.position,
+            "first_dealer": seat.position == seat.table.first_dealer,
+            "substitute": seat.substitute.player.name if seat.substitute_id else None,
+            "substitute_from": seat.substitute_from,
+            "withdrawn": seat.entry.status == Entry.Status.WITHDRAWN,
+        }
+        for seat in seats
+    ]
+    rows.sort(key=lambda row: (row["player"].casefold(), row["player"]))
+    return rows
+
+
+def _scored_deals(table_ref: str = "pk") -> Subquery:
+    """The number of scored (not void) deals in the set of the outer query's table."""
+    deals = (
+        Deal.objects.filter(game_set__table=OuterRef(table_ref), void=False)
+        .order_by()
+        .values("game_set")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return Coalesce(Subquery(deals), 0)
+
+
+def _table_rows(tables: QuerySet[Table], seats: QuerySet[Seat] | None) -> dict[int, list[TableStatus]]:
+    """Status rows of `tables` by round id, in table order: one query, a second for the players'
+    names (clockwise) unless `seats` is None. Plain values, no model instances: a round has 256."""
+    rows: dict[int, list[TableStatus]] = defaultdict(list)
+    by_table: dict[int, TableStatus] = {}
+    fetched = (
+        tables.order_by("round_id", "number")
+        .annotate(scored=_scored_deals())
+        .values_list(
+            "pk",
+            "round_id",
+            "number",
+            "scored",
+            "game_set__id",
+            "game_set__status",
+            "game_set__error_count",
+            "game_set__warning_count",
+            "game_set__corrected_after_verification",
+            "game_set__override_reason",
+            "game_set__updated_at",
+        )
+    )
+    for table_id, round_id, number, scored, *game_set in fetched:
+        set_id, status, errors, warnings, corrected, override, updated = game_set
+        row = TableStatus(
+            table_id=table_id,
+            number=number,
+            game_set_id=set_id,
+            status=status,
+            scored=scored,
+            finished=scored >= DEALS_PER_SET,
+            verified=status == GameSet.Status.VERIFIED,
+            errors=errors or 0,
+            warnings=warnings or 0,
+            corrected=bool(corrected),
+            overridden=bool(override),
+            updated_at=updated,
+        )
+        rows[round_id].append(row)
+        by_table[table_id] = row
+    if seats is not None:
+        for table_id, name in seats.order_by("table_id", "position").values_list(
+            "table_id", "entry__player__name"
+        ):
+            if table_id in by_table:
+                by_table[table_id].players.append(name)
+    return rows
+
+
+def _round_status(rnd: Round, tables: list[TableStatus]) -> RoundStatus:
+    return RoundStatus(
+        round=rnd,
+        number=rnd.number,
+        seated=bool(tables),
+        tables=tables,
+        finished=sum(1 for row in tables if row.finished),
+        verified=sum(1 for row in tables if row.verified),
+    )
+
+
+def event_tables_status(event: Event) -> list[RoundStatus]:
+    """Each round's tables and how far they are (the director's overview). Three queries.
+
+    Public pages read one round (`round_tables_status`) or the counts alone (`round_summaries`).
+    """
+    rounds = list(Round.objects.filter(event=event).order_by("number"))
+    by_round = _table_rows(Table.objects.filter(round__event=event), Seat.objects.filter(round__event=event))
+    return [_round_status(rnd, by_round.get(rnd.pk, [])) for rnd in rounds]
+
+
+def round_tables_status(round: Round, *, players: bool = True) -> RoundStatus:
+    """One round's tables and how far they are (round page, projector). Two queries, one with
+    `players=False` (then every `players` is empty)."""
+    seats = Seat.objects.filter(round=round) if players else None
+    return _round_status(round, _table_rows(Table.objects.filter(round=round), seats).get(round.pk, []))
+
+
+def round_summaries(event: Event) -> list[RoundSummary]:
+    """Each round's table counts, summed in the database (event page, projector). One query."""
+    tables = Table.objects.filter(round=OuterRef("pk")).order_by()
+
+    def count(of: QuerySet[Table]) -> Coalesce:
+        return Coalesce(Subquery(of.values("round").annotate(n=Count("pk")).values("n")), 0)
+
+    rounds = (
+        Round.objects.filter(event=event)
+        .annotate(
+            table_count=count(tables),
+            finished=count(tables.annotate(scored=_scored_deals()).filter(scored__gte=DEALS_PER_SET)),
+            verified=count(tables.filter(game_set__status=GameSet.Status.VERIFIED)),
+        )
+        .order_by("number")
+    )
+    return [
+        RoundSummary(
+            round=rnd,
+            number=rnd.number,
+            seated=rnd.table_count > 0,
+            table_count=rnd.table_count,
+            finished=rnd.finished,
+            verified=rnd.verified,
+        )
+        for rnd in rounds
+    ]
