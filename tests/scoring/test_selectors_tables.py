@@ -24,9 +24,11 @@ def two_rounds(event, round1, game_set, director, make_table, play_set, nine_dea
 def test_round_summaries_count_tables_finished_and_verified(two_rounds, django_assert_num_queries):
     with django_assert_num_queries(1):
         rows = selectors.round_summaries(two_rounds)
-    assert [
-        (row.number, row.seated, row.table_count, row.finished, row.verified) for row in rows
-    ] == [(1, True, 3, 2, 1), (2, True, 1, 0, 0), (3, False, 0, 0, 0)]
+    assert [(row.number, row.seated, row.table_count, row.finished, row.verified) for row in rows] == [
+        (1, True, 3, 2, 1),
+        (2, True, 1, 0, 0),
+        (3, False, 0, 0, 0),
+    ]
     assert [row.round.number for row in rows] == [1, 2, 3]
 
 
