@@ -6,6 +6,8 @@ from typing import Any
 
 from django.db import models
 
+from scoring.models import Seat
+
 from .models import AuditEntry, Ruling
 
 
@@ -56,8 +58,6 @@ def table_scope(game_set) -> models.Q:
     than that. Entries carried over from an archive match the same ways. Combine with the event's
     entries.
     """
-    from scoring.models import Seat
-
     table = game_set.table
     seats = [str(pk) for pk in Seat.objects.filter(table=table).values_list("pk", flat=True)]
     rulings = [str(pk) for pk in Ruling.objects.filter(deal__game_set=game_set).values_list("pk", flat=True)]

@@ -8,8 +8,6 @@ Seat positions are 1-based and clockwise; `Table.first_dealer` and `Deal.dealer`
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
@@ -18,8 +16,7 @@ from django.db.models import F, Q
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-if TYPE_CHECKING:
-    from adjudication.engine.rules import RuleSet
+from adjudication.engine.rules import InvalidRuleSet, RuleSet, ruleset_from
 
 # Tie-break keys (SCORESHEET.md "Standings as data"): key -> True when a lower value is better.
 TIEBREAKS: dict[str, bool] = {
@@ -83,8 +80,6 @@ class Event(models.Model):
 
     def ruleset(self) -> RuleSet:
         """The engine RuleSet: the preset with this event's overrides (raises InvalidRuleSet)."""
-        from adjudication.engine.rules import ruleset_from
-
         return ruleset_from(self.ruleset_preset, self.rules_overrides or None)
 
     @property
@@ -109,7 +104,6 @@ class Event(models.Model):
 
     def clean(self) -> None:
         errors: dict[str, list[str]] = {}
-        from adjudication.engine.rules import InvalidRuleSet
 
         try:
             self.ruleset()

@@ -1,7 +1,8 @@
 """Printable PDFs: table sheets (blank and completed), round packs, standings and seating lists.
 
-Every renderer returns PDF bytes; views and commands only wrap them. Data comes from `scoring.pdf_data`
-(a fixed number of queries per document), then rendering is pure: a Django template builds ONE HTML
+Every renderer returns PDF bytes; views and commands only wrap them. Data comes from
+`scoring.selectors.printed` as `scoring.pdf_data` values (a fixed number of queries per document),
+then rendering is pure: a Django template builds ONE HTML
 document — a whole round pack is one document with a page break between tables, not one render per
 table merged — and WeasyPrint lays it out once.
 
@@ -21,8 +22,8 @@ from urllib.parse import quote
 
 from django.template.loader import get_template, render_to_string
 
-from . import pdf_data
 from .pdf_data import Seating, StandingsSheet, TableSheet
+from .selectors import printed
 
 CSS_TEMPLATE = "scoring/pdf/print.css"
 # Sheets are landscape (nine rows, three columns a player); lists are portrait.
@@ -89,6 +90,8 @@ def print_css(paper: str = "A4") -> str:
 
 def write_pdf(html: str) -> bytes:
     """Lay out one self-contained HTML document (no external URLs) and return the PDF bytes."""
+    # Imported here, not at the top: loading WeasyPrint and Pango takes most of a second, which
+    # every page, command and worker would otherwise pay at start-up without printing anything.
     from weasyprint import HTML
 
     with collector_paused():
@@ -159,11 +162,11 @@ def render_table_sheet(*, game_set=None, table=None, completed: bool) -> bytes:
         if game_set is None:
             raise TypeError("render_table_sheet() needs game_set= or table=")
         table = game_set.table
-    return write_pdf(sheets_html([pdf_data.table_sheet(table, completed=completed)]))
+    return write_pdf(sheets_html([printed.table_sheet(table, completed=completed)]))
 
 
 def round_pack_html(*, round, completed: bool = False) -> str:
-    sheets = pdf_data.round_sheets(round, completed=completed)
+    sheets = printed.round_sheets(round, completed=completed)
     return sheets_html(sheets, paper=round.event.paper)
 
 
@@ -174,10 +177,10 @@ def render_round_sheets(*, round, completed: bool = False) -> bytes:
 
 def render_standings(*, event, round_number: int | None = None, provisional: bool = False) -> bytes:
     """Event or round standings; the header row repeats on every page, the totals print once."""
-    standings = pdf_data.standings_sheet(event, round_number=round_number, provisional=provisional)
+    standings = printed.standings_sheet(event, round_number=round_number, provisional=provisional)
     return write_pdf(standings_html(standings))
 
 
 def render_seating(*, round) -> bytes:
     """A round's seating: by player name (table and seat), then by table."""
-    return write_pdf(seating_html(pdf_data.round_seating(round)))
+    return write_pdf(seating_html(printed.round_seating(round)))

@@ -19,6 +19,7 @@ from adjudication.engine.rules import ruleset_from
 from adjudication.engine.simulator import simulate_sheet
 from scoring import pdf_data, scoresheets, services, sheets
 from scoring.models import Deal, GameSet, Table
+from scoring.selectors import printed
 from tests.conftest import FOUR
 
 PREVIEWS = Path(__file__).resolve().parents[2] / "build" / "pdf-previews"
@@ -279,7 +280,7 @@ def test_round_pack_reads_a_fixed_number_of_queries_whatever_the_table_count(
     def count():
         rnd = type(round1).objects.select_related("event").get(pk=round1.pk)
         with CaptureQueriesContext(connection) as queries:
-            sheets = pdf_data.round_sheets(rnd, completed=completed)
+            sheets = printed.round_sheets(rnd, completed=completed)
         return len(sheets), len(queries)
 
     one = count()

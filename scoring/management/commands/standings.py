@@ -8,7 +8,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from scoring.models import Event
-from scoring.selectors import standings_for_event
+from scoring.selectors import KNOCKOUT_FIELDS, STANDINGS_FIELDS, standings_for_event
 
 
 def _csv_value(value):
@@ -44,8 +44,6 @@ class Command(BaseCommand):
             self._write_text(event, rows, round_number=round_number, provisional=provisional)
 
     def _write_csv(self, rows, *, knockout):
-        from scoring.selectors import KNOCKOUT_FIELDS, STANDINGS_FIELDS
-
         fields = KNOCKOUT_FIELDS if knockout else STANDINGS_FIELDS
         writer = csv.writer(self.stdout, lineterminator="\n")
         writer.writerow(fields)
