@@ -31,6 +31,7 @@ from functools import lru_cache
 from typing import Final
 
 from .cards import FULL_DECK, JOKER, Card
+from .dealing import dealer_passes
 from .findings import CODE_ORDER, Finding, finding
 from .rules import DEALS_PER_SET, UPCARD, CardValues
 from .scoring import SPELLINGS, read_token, split_hand
@@ -611,13 +612,13 @@ class _Dealers:
         first = checker.first_dealer
         self.anchor: int | None = None if first is None else checker.seats[first]
         self.other: int | None = None  # the anchor a wrong dealer implied
-        self.passes_per_void = 1 if checker.rules.void_redeal == "next" else 0
+        self.void_redeal = checker.rules.void_redeal
         self.voids = 0
 
     def see(self, row: DealRow) -> None:
         assert row.dealer is not None
         count = len(self.players)
-        passes = row.deal - 1 + self.voids * self.passes_per_void
+        passes = dealer_passes(row.deal, voids_before=self.voids, void_redeal=self.void_redeal)
         if row.void:
             self.voids += 1
         implied = (self.checker.seats[row.dealer] - passes) % count
