@@ -12,6 +12,11 @@ fields. Nothing elsewhere asks "which variant is this?" — it asks the ruleset.
 Traceback (most recent call last):
 ...
 adjudication.engine.rules.InvalidRuleSet: rules.call_limit: expected a whole number of at least 0, got -1
+>>> ruleset_from("jamaican", {"bend_bonus": -50})
+Traceback (most recent call last):
+...
+adjudication.engine.rules.InvalidRuleSet: rules.bend_bonus: scores are never negative (R14): expected a \
+whole number of at least 0, got -50
 """
 
 from __future__ import annotations
@@ -100,7 +105,7 @@ class RuleSet:
     call_limit: int = 3  # R13
     doubling_factor: int = 2  # R14
     double_infractions: bool = False  # R14
-    bend_bonus: int = 0  # R14: some tables give the winner −50
+    bend_bonus: int = 0  # R14: points added to a winner who bent the table, never taken away
     overcall_penalty: int = 50  # R17
     contract_error_penalty: int = 50  # R18
     decks: int = 2  # R1
@@ -245,6 +250,13 @@ def _check_combination(rules: RuleSet) -> None:
     _require_int("rules.doubling_factor", rules.doubling_factor, minimum=1)
     _require_int("rules.decks", rules.decks, minimum=1)
     _require_int("rules.bend_bonus", rules.bend_bonus, minimum=None)
+    if rules.bend_bonus < 0:
+        # R14 (revised): scores are never negative, so a bonus may only add to the winner's score.
+        raise InvalidRuleSet(
+            "rules.bend_bonus",
+            "scores are never negative (R14): expected a whole number of at least 0, "
+            f"got {rules.bend_bonus!r}",
+        )
     if not isinstance(rules.double_infractions, bool):
         raise InvalidRuleSet(
             "rules.double_infractions", f"expected true or false, got {rules.double_infractions!r}"

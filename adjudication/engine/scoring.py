@@ -31,7 +31,7 @@ The worked examples of RULES.md:
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Final
 
@@ -46,6 +46,7 @@ __all__ = [
     "hand_value",
     "infraction_points",
     "read_token",
+    "result_penalty",
     "scored_infractions",
     "split_hand",
     "token_values",
@@ -109,9 +110,9 @@ def deal_score(*, raw: int, doubled: bool, infractions: int, rules: RuleSet, win
     everyone else scores the raw hand value (× the doubling factor when doubled) plus infraction points.
 
     >>> from .rules import ruleset_from
-    >>> rules = ruleset_from("jamaican", {"bend_bonus": -50})
+    >>> rules = ruleset_from("jamaican", {"bend_bonus": 20})
     >>> deal_score(raw=0, doubled=True, infractions=0, rules=rules, winner=True)
-    -50
+    20
     >>> deal_score(raw=0, doubled=False, infractions=50, rules=rules, winner=True)
     50
     >>> deal_score(raw=16, doubled=True, infractions=50, rules=rules)
@@ -121,6 +122,45 @@ def deal_score(*, raw: int, doubled: bool, infractions: int, rules: RuleSet, win
         return infractions + (rules.bend_bonus if doubled else 0)
     factor = doubling(rules, doubled=doubled)
     return raw * factor + scored_infractions(infractions, rules=rules, doubled=doubled)
+
+
+def result_penalty(
+    *,
+    rules: RuleSet,
+    winner: bool,
+    doubled: bool,
+    cards: Sequence[Card] | None,
+    overcall: bool,
+    contract_error: bool,
+    other_points: int,
+) -> int | None:
+    """R16: the penalty a player's result line should carry, from the rulings and the cards left in hand.
+
+    The winner scores 0 plus their infraction points (plus the bend bonus when doubled, R14), whatever
+    ``cards`` says; anyone else the value of ``cards`` (× the doubling factor when doubled) plus
+    infraction points — or None when their cards are not given, since then only the sheet knows.
+
+    >>> from .cards import parse_cards
+    >>> from .rules import ruleset_from
+    >>> rules = ruleset_from("jamaican")
+    >>> result_penalty(rules=rules, winner=False, doubled=True, cards=parse_cards("7D 7C 2S"),
+    ...                overcall=True, contract_error=False, other_points=0)
+    82
+    >>> result_penalty(rules=rules, winner=True, doubled=False, cards=None,
+    ...                overcall=False, contract_error=False, other_points=5)
+    5
+    >>> result_penalty(rules=rules, winner=False, doubled=False, cards=None,
+    ...                overcall=False, contract_error=True, other_points=0) is None
+    True
+    """
+    infractions = infraction_points(
+        rules=rules, overcall=overcall, contract_error=contract_error, other=other_points
+    )
+    if winner:
+        return deal_score(raw=0, doubled=doubled, infractions=infractions, rules=rules, winner=True)
+    if cards is None:
+        return None
+    return deal_score(raw=hand_value(cards, rules), doubled=doubled, infractions=infractions, rules=rules)
 
 
 def _every_case(token: str) -> set[str]:

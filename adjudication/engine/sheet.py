@@ -283,8 +283,6 @@ def read_deal(raw: object, index: int, header: Header) -> DealRow:
     if results is not None:
         if type(results) is not dict:
             _object(results, f"deals[{index}].results")
-        # R14: with a negative bend bonus the winner of a doubled deal scores below 0.
-        lowest = header.rules.bend_bonus if header.rules.bend_bonus < 0 else 0
         for name, result in results.items():
             if name not in seats:
                 raise SheetError(
@@ -293,7 +291,7 @@ def read_deal(raw: object, index: int, header: Header) -> DealRow:
                 )
             # A null result is no result (MISSING_RESULT in a scored deal), not an unreadable sheet.
             if result is not None:
-                rows[name] = read_result(result, index, name, lowest if name == out else 0)
+                rows[name] = read_result(result, index, name)
     return DealRow(index, number, void, dealer, out, doubled, rows)
 
 
@@ -307,8 +305,10 @@ def _deal_number(value: object, index: int) -> int:
     return number
 
 
-def read_result(raw: object, index: int, name: str, lowest_penalty: int = 0) -> ResultRow:
-    """One player's result as a tuple in PlayerResult's field order (the validator's hot path)."""
+def read_result(raw: object, index: int, name: str) -> ResultRow:
+    """One player's result as a tuple in PlayerResult's field order (the validator's hot path).
+
+    Scores are never negative (R14), the winner's included: a negative penalty is unreadable."""
     if type(raw) is not dict:
         raw = _object(raw, f"deals[{index}].results.{name}")
     get = raw.get
@@ -325,7 +325,7 @@ def read_result(raw: object, index: int, name: str, lowest_penalty: int = 0) -> 
     if type(calls) is not int or calls < 0:
         calls = 0 if calls is None else _whole(calls, f"deals[{index}].results.{name}.calls")
     if penalty is not None and (type(penalty) is not int or penalty < 0):
-        penalty = _whole(penalty, f"deals[{index}].results.{name}.penalty", minimum=lowest_penalty)
+        penalty = _whole(penalty, f"deals[{index}].results.{name}.penalty")
     if total is not None and type(total) is not int:
         total = _whole(total, f"deals[{index}].results.{name}.total", minimum=None)
     if hand is not None and type(hand) is not str:

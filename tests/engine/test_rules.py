@@ -196,7 +196,7 @@ OVERRIDES: list[tuple[str, Any]] = [
     ("contract_error_penalty", 100),
     ("doubling_factor", 3),
     ("double_infractions", True),
-    ("bend_bonus", -50),
+    ("bend_bonus", 20),
     ("decks", 3),
     ("jokers", 2),
     ("min_players", 2),
@@ -274,6 +274,9 @@ REFUSALS: list[tuple[str, Any, str, str]] = [
     ("jamaican", {"doubling_factor": 0}, "rules.doubling_factor", "at least 1"),
     ("jamaican", {"decks": 0}, "rules.decks", "at least 1"),
     ("jamaican", {"bend_bonus": "-50"}, "rules.bend_bonus", "expected a whole number"),
+    # R14 (revised): scores are never negative, so neither is a bonus.
+    ("jamaican", {"bend_bonus": -50}, "rules.bend_bonus", "scores are never negative (R14)"),
+    ("jamaican", {"bend_bonus": -1}, "rules.bend_bonus", "at least 0, got -1"),
     ("jamaican", {"double_infractions": "yes"}, "rules.double_infractions", "expected true or false"),
     ("jamaican", {"double_infractions": 1}, "rules.double_infractions", "expected true or false"),
     ("jamaican", {"void_redeal": "left"}, "rules.void_redeal", 'expected "same" or "next"'),

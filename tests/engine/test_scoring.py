@@ -10,6 +10,7 @@ from adjudication.engine.scoring import (
     hand_value,
     infraction_points,
     read_token,
+    result_penalty,
     scored_infractions,
     token_values,
 )
@@ -63,10 +64,70 @@ def test_card_values_are_ruleset_data():
 
 
 def test_the_winner_scores_infractions_and_the_bend_bonus_only_when_doubled():
-    rules = ruleset_from("jamaican", {"bend_bonus": -50})
+    # R14 (revised): a bend bonus only ever adds to the winner's score.
+    rules = ruleset_from("jamaican", {"bend_bonus": 20})
     assert deal_score(raw=40, doubled=False, infractions=0, rules=rules, winner=True) == 0
-    assert deal_score(raw=40, doubled=True, infractions=0, rules=rules, winner=True) == -50
+    assert deal_score(raw=40, doubled=True, infractions=0, rules=rules, winner=True) == 20
     assert deal_score(raw=0, doubled=False, infractions=50, rules=rules, winner=True) == 50
+
+
+@pytest.mark.parametrize(("hand", "doubled", "overcall", "contract_error", "raw", "scored"), WORKED_EXAMPLES)
+def test_a_result_line_s_penalty_from_its_hand_is_the_worked_example(
+    hand, doubled, overcall, contract_error, raw, scored
+):
+    penalty = result_penalty(
+        rules=JAMAICAN,
+        winner=False,
+        doubled=doubled,
+        cards=parse_cards(hand),
+        overcall=overcall,
+        contract_error=contract_error,
+        other_points=0,
+    )
+    assert penalty == scored
+
+
+BEND_20 = ruleset_from("jamaican", {"bend_bonus": 20})
+DOUBLE_INFRACTIONS = ruleset_from("jamaican", {"double_infractions": True})
+
+
+@pytest.mark.parametrize(
+    ("rules", "winner", "doubled", "hand", "overcall", "contract_error", "other", "penalty"),
+    [
+        # R16: the winner scores 0 plus infraction points, whatever cards are written.
+        (JAMAICAN, True, False, None, False, False, 0, 0),
+        (JAMAICAN, True, True, "", False, False, 0, 0),
+        (JAMAICAN, True, False, "KS", False, False, 5, 5),
+        (JAMAICAN, True, False, None, True, False, 10, 60),
+        # R14: the bend bonus only when the winner bent the table; infractions undoubled.
+        (BEND_20, True, True, None, False, False, 0, 20),
+        (BEND_20, True, False, None, False, False, 0, 0),
+        (DOUBLE_INFRACTIONS, True, True, None, False, False, 5, 5),
+        # A non-winner: hand value × factor + infraction points (doubled only with double_infractions).
+        (JAMAICAN, False, False, "KS 2H", False, False, 0, 12),
+        (JAMAICAN, False, True, "KS 2H", False, False, 5, 29),
+        (DOUBLE_INFRACTIONS, False, True, "KS 2H", False, False, 5, 34),
+        (JAMAICAN, False, False, "", False, False, 0, 0),
+        (JAMAICAN, False, False, "7D 7C 2S", True, True, 25, 141),
+        # Without the cards only the sheet knows a non-winner's score.
+        (JAMAICAN, False, False, None, False, False, 0, None),
+        (JAMAICAN, False, True, None, True, True, 5, None),
+    ],
+)
+def test_result_penalty(rules, winner, doubled, hand, overcall, contract_error, other, penalty):
+    cards = None if hand is None else parse_cards(hand)
+    assert (
+        result_penalty(
+            rules=rules,
+            winner=winner,
+            doubled=doubled,
+            cards=cards,
+            overcall=overcall,
+            contract_error=contract_error,
+            other_points=other,
+        )
+        == penalty
+    )
 
 
 def test_infractions_are_doubled_only_with_double_infractions():

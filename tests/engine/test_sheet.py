@@ -27,7 +27,7 @@ def base():
     return {
         "format": "kalooki-sheet/1",
         "ruleset": "jamaican",
-        "rules": {"bend_bonus": -50},
+        "rules": {"bend_bonus": 20},
         "players": ["Ann", "Bob", "Cy", "Dee"],
         "first_dealer": "Ann",
         "deals": [
@@ -38,7 +38,7 @@ def base():
                 "out": "Ann",
                 "doubled": True,
                 "results": {
-                    "Ann": {"calls": 0, "penalty": 0, "total": -50},
+                    "Ann": {"calls": 0, "penalty": 20, "total": 20},
                     "Bob": {"calls": 0, "hand": "AS AH JK 7D 2C 3C 4C 5C 6C", "penalty": 186},
                     "Cy": {"calls": 4, "overcall": True, "opened": False, "penalty": 90},
                     "Dee": {"calls": 1, "penalty": 60, "other_points": 10, "other_reason": "slow play"},
@@ -106,13 +106,15 @@ UNREADABLE = [
         "deals[1].results.Bob.penalty",
         "at least 0, got -3",
     ),
+    # R14 (revised): scores are never negative, the winner's included, and so is no bend bonus.
     (
-        "winner below the bend bonus",
+        "negative winner's penalty",
         ("deals", 1, "results", "Ann", "penalty"),
-        -51,
+        -50,
         "deals[1].results.Ann.penalty",
-        "at least -50, got -51",
+        "at least 0, got -50",
     ),
+    ("negative bend bonus", ("rules", "bend_bonus"), -50, "rules.bend_bonus", "scores are never negative"),
     (
         "penalty a string",
         ("deals", 1, "results", "Bob", "penalty"),
@@ -265,7 +267,7 @@ def test_nulls_stand_for_absent_optional_fields():
 
 def test_the_ruleset_is_resolved_from_preset_and_overrides():
     parsed = parse_sheet(base())
-    assert parsed.rules == ruleset_from("jamaican", {"bend_bonus": -50})
+    assert parsed.rules == ruleset_from("jamaican", {"bend_bonus": 20})
     assert parse_sheet(mutate(("ruleset",), ...)).rules.name == "jamaican"
 
 
@@ -311,7 +313,7 @@ def test_sheet_to_dict_writes_what_was_read():
 
 def test_sheet_to_dict_writes_only_overridden_rules():
     written = sheet_to_dict(parse_sheet(base()))
-    assert written["rules"] == {"bend_bonus": -50}
+    assert written["rules"] == {"bend_bonus": 20}
     assert written["deals"][0] == {"deal": 1, "void": True}
     assert written["deals"][1]["results"]["Cy"] == {
         "calls": 4,

@@ -31,7 +31,7 @@ def test_the_same_seed_gives_the_same_sheet():
         (tuple("ABCDEF"), None),
         (tuple("ABCDE"), LARGE),
         (tuple("ABCDEFG"), LARGE),
-        (("Ann", "Bob", "Cy", "Dee"), ruleset_from("jamaican", {"call_limit": 0, "bend_bonus": -50})),
+        (("Ann", "Bob", "Cy", "Dee"), ruleset_from("jamaican", {"call_limit": 0, "bend_bonus": 20})),
         (
             ("Ann", "Bob", "Cy", "Dee"),
             ruleset_from("jamaican", {"void_redeal": "next", "doubling_factor": 3}),
@@ -128,8 +128,8 @@ def test_totals_add_up():
 
 
 def test_rule_overrides_are_written_on_the_sheet():
-    sheet = simulate_sheet(1, rules=ruleset_from("jamaican", {"bend_bonus": -50}))
-    assert sheet["rules"] == {"bend_bonus": -50}
+    sheet = simulate_sheet(1, rules=ruleset_from("jamaican", {"bend_bonus": 20}))
+    assert sheet["rules"] == {"bend_bonus": 20}
     assert "rules" not in simulate_sheet(1)
 
 

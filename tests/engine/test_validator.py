@@ -554,10 +554,10 @@ def test_the_contract_error_example_deal_4():
 @pytest.mark.parametrize(
     ("penalty", "doubled", "expected"),
     [
-        (-50, True, []),
+        (20, True, []),
         (0, True, [("WINNER_SCORED", "Ann")]),
         (0, False, []),
-        (-50, False, [("WINNER_SCORED", "Ann")]),
+        (20, False, [("WINNER_SCORED", "Ann")]),
     ],
 )
 def test_a_bend_bonus_is_the_winners_only_when_the_table_was_bent(penalty, doubled, expected):
@@ -566,7 +566,7 @@ def test_a_bend_bonus_is_the_winners_only_when_the_table_was_bent(penalty, doubl
         "Bob": {"calls": 0, "penalty": 40},
         "Cy": {"penalty": 60},
     }
-    assert one_deal(results, doubled=doubled, rules={"bend_bonus": -50}) == expected
+    assert one_deal(results, doubled=doubled, rules={"bend_bonus": 20}) == expected
 
 
 def test_infractions_are_doubled_with_double_infractions():

@@ -32,7 +32,7 @@ OVERRIDES = st.fixed_dictionaries(
         "contract_error_penalty": st.integers(0, 100),
         "doubling_factor": st.integers(1, 3),
         "double_infractions": st.booleans(),
-        "bend_bonus": st.sampled_from([0, -50, -25, 20]),
+        "bend_bonus": st.sampled_from([0, 10, 20, 50]),  # R14: never negative
         "void_redeal": st.sampled_from(["same", "next"]),
         "card_values": st.fixed_dictionaries(
             {},
