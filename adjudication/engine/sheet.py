@@ -21,7 +21,7 @@ adjudication.engine.sheet.SheetError: deals[0].results.Bob.calls: expected a who
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple
 
@@ -30,6 +30,34 @@ from .rules import DEALS_PER_SET, DEFAULT_PRESET, InvalidRuleSet, RuleSet, rules
 from .scoring import read_token, split_hand
 
 FORMAT: Final = "kalooki-sheet/1"
+
+# The reader's size limits (SCORESHEET.md, exit 2): beyond them a sheet is not readable.
+MAX_VOID_DEALS: Final = 9  # void deals in one set
+MAX_HAND_CARDS: Final = 60  # cards written in one hand
+MAX_TEXT: Final = 500  # characters in any text: names, hands, reasons …
+MAX_DEPTH: Final = 20  # levels of nested JSON objects and lists; a sheet itself is level 1
+
+# Where the reader's objects sit in a sheet: a deal is level 3 (sheet → deals → deal), a result level 5.
+_DEAL_LEVEL: Final = 3
+_RESULT_LEVEL: Final = 5
+_SHEET_KEYS: Final = frozenset({"format", "ruleset", "rules", "players", "first_dealer", "deals"})
+_DEAL_KEYS: Final = frozenset({"deal", "void", "dealer", "out", "doubled", "results"})
+_RESULT_KEYS: Final = frozenset(
+    {
+        "calls",
+        "penalty",
+        "total",
+        "hand",
+        "opened",
+        "overcall",
+        "contract_error",
+        "other_points",
+        "other_reason",
+    }
+)
+# Each card takes at least one character and each but the last a separator: n cards take at least
+# 2n − 1 characters, so a hand of at most this many holds at most MAX_HAND_CARDS.
+_SHORT_HAND: Final = 2 * MAX_HAND_CARDS
 
 
 class SheetError(ValueError):
@@ -164,12 +192,100 @@ class Header(NamedTuple):
 
 
 def got(value: object) -> str:
-    """The offending value as JSON, shortened: ``"two"``, ``2.5``, ``[1, 2]``."""
+    """The offending value as JSON, shortened: ``"two"``, ``2.5``, ``[1, 2]``.
+
+    >>> got("x" * 100)[-5:], got([[[]]]), got(_nested(100_000))
+    ('xx...', '[[[]]]', '[...]')
+    """
+    if isinstance(value, str) and len(value) > 60:
+        value = value[:60]
     try:
         text = json.dumps(value, ensure_ascii=False)
+    except RecursionError:
+        # Too deep to write out (and to repr): say what it is.
+        return "[...]" if isinstance(value, list) else "{...}"
     except (TypeError, ValueError):
-        text = repr(value)
+        try:
+            text = repr(value)
+        except RecursionError:
+            return "..."
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _nested(levels: int) -> list[Any]:
+    """A list nested ``levels`` deep (for the examples), built without recursion."""
+    value: list[Any] = []
+    for _ in range(levels - 1):
+        value = [value]
+    return value
+
+
+def _join(where: str, rest: str) -> str:
+    """A JSON path below ``where`` (``""`` is the top): ``deals[3]`` + ``results.Bob`` …"""
+    return f"{where}.{rest}" if where else rest
+
+
+def _shown_key(key: object) -> str:
+    text = str(key)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _text_too_long(value: str, path: str) -> SheetError:
+    return SheetError(path, f"a text of {len(value):,} characters; at most {MAX_TEXT} are allowed")
+
+
+def check_nesting(value: object, path: str = "", level: int = 1, *, texts: bool = True) -> None:
+    """Refuse JSON nested deeper than :data:`MAX_DEPTH` levels and, with ``texts``, any text (a string
+    value or an object's key) over :data:`MAX_TEXT` characters; ``value`` sits at nesting ``level``.
+
+    Walks level by level without recursion, so a value nested 100,000 deep is refused, not a crash.
+
+    >>> check_nesting({"note": _nested(19)})  # the sheet's object and 19 lists: 20 levels
+    >>> check_nesting({"note": _nested(20)})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    adjudication.engine.sheet.SheetError: note[0][0]...[0]: JSON nested deeper than 20 levels
+    >>> check_nesting({"players": ["Ann", "B" * 501]})
+    Traceback (most recent call last):
+    ...
+    adjudication.engine.sheet.SheetError: players[1]: a text of 501 characters; at most 500 are allowed
+    """
+    if isinstance(value, str):
+        if texts and len(value) > MAX_TEXT:
+            raise _text_too_long(value, path)
+        return
+    containers: list[tuple[object, str]] = [(value, path)]
+    while containers:
+        below: list[tuple[object, str]] = []
+        for container, where in containers:
+            if isinstance(container, dict):
+                pairs: Iterable[tuple[object, object]] = container.items()
+            elif isinstance(container, list):
+                pairs = enumerate(container)
+            else:
+                continue
+            if level > MAX_DEPTH:
+                raise SheetError(where, f"JSON nested deeper than {MAX_DEPTH} levels")
+            is_list = isinstance(container, list)
+            for key, item in pairs:
+                at = f"{where}[{key}]" if is_list else _join(where, _shown_key(key))
+                if texts and isinstance(key, str) and len(key) > MAX_TEXT:
+                    raise _text_too_long(key, at)
+                if isinstance(item, str):
+                    if texts and len(item) > MAX_TEXT:
+                        raise _text_too_long(item, at)
+                elif isinstance(item, dict | list):
+                    below.append((item, at))
+        containers = below
+        level += 1
+
+
+def _check_extras(raw: dict[str, Any], known: frozenset[str], where: str, level: int) -> None:
+    """The limits for the fields the reader does not know (ignored, but still part of the JSON); ``raw``
+    sits at nesting ``level``."""
+    for key, item in raw.items():
+        if key not in known:
+            check_nesting({key: item}, where, level)
 
 
 def _whole(value: object, path: str, *, minimum: int | None = 0) -> int:
@@ -192,9 +308,13 @@ def _flag(value: object, path: str) -> bool | None:
 
 
 def _text(value: object, path: str) -> str | None:
-    if value is None or isinstance(value, str):
-        return value
-    raise SheetError(path, f"expected a string, got {got(value)}")
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise SheetError(path, f"expected a string, got {got(value)}")
+    if len(value) > MAX_TEXT:
+        raise _text_too_long(value, path)
+    return value
 
 
 def _name(value: object, path: str, seats: Mapping[str, int]) -> str | None:
@@ -203,8 +323,19 @@ def _name(value: object, path: str, seats: Mapping[str, int]) -> str | None:
     if not isinstance(value, str):
         raise SheetError(path, f"expected a player's name, got {got(value)}")
     if value not in seats:
+        if len(value) > MAX_TEXT:
+            raise _text_too_long(value, path)
         raise SheetError(path, f"{got(value)} is not one of the players ({', '.join(seats)})")
     return value
+
+
+def _check_hand(hand: str, path: str) -> None:
+    """A hand long enough to break a limit: its text (MAX_TEXT), then its cards (MAX_HAND_CARDS)."""
+    if len(hand) > MAX_TEXT:
+        raise _text_too_long(hand, path)
+    cards = len(split_hand(hand))
+    if cards > MAX_HAND_CARDS:
+        raise SheetError(path, f"{cards} cards in one hand; at most {MAX_HAND_CARDS} are allowed")
 
 
 def _object(value: object, path: str) -> dict[str, Any]:
@@ -227,13 +358,18 @@ def _whole_floats(value: Any) -> Any:
 def read_header(data: object) -> Header:
     """Everything above ``deals``: format, rules, players, first dealer (SheetError when unreadable)."""
     sheet = _object(data, "")
+    if not sheet.keys() <= _SHEET_KEYS:
+        _check_extras(sheet, _SHEET_KEYS, "", 1)
     if sheet.get("format") != FORMAT:
         found = got(sheet["format"]) if "format" in sheet else "nothing"
         raise SheetError("format", f'expected "{FORMAT}", got {found}')
     name = sheet.get("ruleset")
+    if isinstance(name, str) and len(name) > MAX_TEXT:
+        raise _text_too_long(name, "ruleset")
     overrides = sheet.get("rules")
     if overrides is not None and not isinstance(overrides, dict):
         raise SheetError("rules", f"expected an object of rule parameters, got {got(overrides)}")
+    check_nesting(overrides, "rules", 2)
     try:
         rules = ruleset_from(DEFAULT_PRESET if name is None else name, _whole_floats(overrides))
     except InvalidRuleSet as exc:
@@ -247,6 +383,8 @@ def read_header(data: object) -> Header:
     for seat, player in enumerate(players):
         if not isinstance(player, str):
             raise SheetError(f"players[{seat}]", f"expected a player's name, got {got(player)}")
+        if len(player) > MAX_TEXT:
+            raise _text_too_long(player, f"players[{seat}]")
         if player in seats:
             raise SheetError(f"players[{seat}]", f"duplicate player name {got(player)}")
         seats[player] = seat
@@ -257,60 +395,70 @@ def read_header(data: object) -> Header:
     return Header(rules, tuple(players), seats, first_dealer, deals)
 
 
-def read_deal(raw: object, index: int, header: Header) -> DealRow:
-    """One entry of ``deals`` as a :class:`DealRow` (SheetError naming ``deals[index]…`` when unreadable)."""
+def read_deal(raw: object, index: int, header: Header, path: str | None = None) -> DealRow:
+    """One entry of ``deals`` as a :class:`DealRow` (SheetError naming ``deals[index]…`` when unreadable).
+
+    ``path`` names the deal in messages instead of ``deals[index]`` (``""``: paths start at ``results``);
+    the limits count its nesting as a deal's inside a sheet either way.
+    """
+    where = f"deals[{index}]" if path is None else path
     if type(raw) is not dict:
-        raw = _object(raw, f"deals[{index}]")
+        raw = _object(raw, where)
+    if not raw.keys() <= _DEAL_KEYS:
+        _check_extras(raw, _DEAL_KEYS, where, _DEAL_LEVEL)
     get = raw.get
     number = get("deal")
     if type(number) is not int or not 1 <= number <= DEALS_PER_SET:
-        number = _deal_number(number, index)
+        number = _deal_number(number, _join(where, "deal"))
     void = get("void", False)
     if type(void) is not bool:
-        void = bool(_flag(void, f"deals[{index}].void"))
+        void = bool(_flag(void, _join(where, "void")))
     seats = header.seats
     dealer = get("dealer")
     if dealer is not None and (type(dealer) is not str or dealer not in seats):
-        _name(dealer, f"deals[{index}].dealer", seats)
+        _name(dealer, _join(where, "dealer"), seats)
     out = get("out")
     if out is not None and (type(out) is not str or out not in seats):
-        _name(out, f"deals[{index}].out", seats)
+        _name(out, _join(where, "out"), seats)
     doubled = get("doubled", False)
     if type(doubled) is not bool:
-        doubled = bool(_flag(doubled, f"deals[{index}].doubled"))
+        doubled = bool(_flag(doubled, _join(where, "doubled")))
     results = get("results")
     rows: dict[str, ResultRow] = {}
     if results is not None:
         if type(results) is not dict:
-            _object(results, f"deals[{index}].results")
+            _object(results, _join(where, "results"))
         for name, result in results.items():
             if name not in seats:
-                raise SheetError(
-                    f"deals[{index}].results.{name}",
-                    f"{got(name)} is not one of the players ({', '.join(seats)})",
-                )
+                _unknown_player(name, _join(where, f"results.{_shown_key(name)}"), seats)
             # A null result is no result (MISSING_RESULT in a scored deal), not an unreadable sheet.
             if result is not None:
-                rows[name] = read_result(result, index, name)
+                rows[name] = read_result(result, where, name)
     return DealRow(index, number, void, dealer, out, doubled, rows)
 
 
-def _deal_number(value: object, index: int) -> int:
-    path = f"deals[{index}].deal"
+def _unknown_player(name: object, path: str, seats: Mapping[str, int]) -> None:
+    if isinstance(name, str) and len(name) > MAX_TEXT:
+        raise _text_too_long(name, path)
+    raise SheetError(path, f"{got(name)} is not one of the players ({', '.join(seats)})")
+
+
+def _deal_number(value: object, path: str) -> int:
     if value is None:
-        raise SheetError(path, "missing: expected a deal number from 1 to 9")
+        raise SheetError(path, f"missing: expected a deal number from 1 to {DEALS_PER_SET}")
     number = _whole(value, path, minimum=None)
     if not 1 <= number <= DEALS_PER_SET:
         raise SheetError(path, f"expected a deal number from 1 to {DEALS_PER_SET}, got {got(value)}")
     return number
 
 
-def read_result(raw: object, index: int, name: str) -> ResultRow:
-    """One player's result as a tuple in PlayerResult's field order (the validator's hot path).
-
-    Scores are never negative (R14), the winner's included: a negative penalty is unreadable."""
+def read_result(raw: object, where: str, name: str) -> ResultRow:
+    """One player's result in the deal at path ``where``, as a tuple in PlayerResult's field order (the
+    validator's hot path). Scores are never negative (R14): a negative penalty is unreadable."""
     if type(raw) is not dict:
-        raw = _object(raw, f"deals[{index}].results.{name}")
+        raw = _object(raw, _join(where, f"results.{name}"))
+    if not raw.keys() <= _RESULT_KEYS:
+        _check_extras(raw, _RESULT_KEYS, _join(where, f"results.{name}"), _RESULT_LEVEL)
     get = raw.get
     calls = get("calls", 0)
     penalty = get("penalty")
@@ -323,31 +471,48 @@ def read_result(raw: object, index: int, name: str) -> ResultRow:
     reason = get("other_reason")
     # Fast checks first; the slow readers only run for values that need converting or refusing.
     if type(calls) is not int or calls < 0:
-        calls = 0 if calls is None else _whole(calls, f"deals[{index}].results.{name}.calls")
+        calls = 0 if calls is None else _whole(calls, _field(where, name, "calls"))
     if penalty is not None and (type(penalty) is not int or penalty < 0):
-        penalty = _whole(penalty, f"deals[{index}].results.{name}.penalty")
+        penalty = _whole(penalty, _field(where, name, "penalty"))
     if total is not None and type(total) is not int:
-        total = _whole(total, f"deals[{index}].results.{name}.total", minimum=None)
-    if hand is not None and type(hand) is not str:
-        _text(hand, f"deals[{index}].results.{name}.hand")
+        total = _whole(total, _field(where, name, "total"), minimum=None)
+    if hand is not None:
+        if type(hand) is not str:
+            _text(hand, _field(where, name, "hand"))
+        elif len(hand) > _SHORT_HAND:
+            _check_hand(hand, _field(where, name, "hand"))
     if opened is not None and type(opened) is not bool:
-        _flag(opened, f"deals[{index}].results.{name}.opened")
+        _flag(opened, _field(where, name, "opened"))
     if type(overcall) is not bool:
-        overcall = bool(_flag(overcall, f"deals[{index}].results.{name}.overcall"))
+        overcall = bool(_flag(overcall, _field(where, name, "overcall")))
     if type(contract_error) is not bool:
-        contract_error = bool(_flag(contract_error, f"deals[{index}].results.{name}.contract_error"))
+        contract_error = bool(_flag(contract_error, _field(where, name, "contract_error")))
     if type(other) is not int:
-        other = (
-            0 if other is None else _whole(other, f"deals[{index}].results.{name}.other_points", minimum=None)
-        )
-    if reason is not None and type(reason) is not str:
-        _text(reason, f"deals[{index}].results.{name}.other_reason")
+        other = 0 if other is None else _whole(other, _field(where, name, "other_points"), minimum=None)
+    if reason is not None and (type(reason) is not str or len(reason) > MAX_TEXT):
+        _text(reason, _field(where, name, "other_reason"))
     return (calls, penalty, total, hand, opened, overcall, contract_error, other, reason)
 
 
+def _field(where: str, name: str, key: str) -> str:
+    return _join(where, f"results.{name}.{key}")
+
+
 def read_deals(header: Header) -> Iterator[DealRow]:
+    """Every entry of ``deals`` in order; SheetError at the first that cannot be read or that is one void
+    deal too many (:data:`MAX_VOID_DEALS`)."""
+    voids = 0
     for index, raw in enumerate(header.deals):
-        yield read_deal(raw, index, header)
+        row = read_deal(raw, index, header)
+        if row.void:
+            voids += 1
+            if voids > MAX_VOID_DEALS:
+                _too_many_voids(index)
+        yield row
+
+
+def _too_many_voids(index: int) -> None:
+    raise SheetError(f"deals[{index}]", f"more than {MAX_VOID_DEALS} void deals in one set")
 
 
 # --- the public face ----------------------------------------------------------------------------
@@ -365,18 +530,43 @@ def parse_sheet(data: object) -> Sheet:
     adjudication.engine.sheet.SheetError: players[2]: duplicate player name "A"
     """
     header = read_header(data)
-    deals = tuple(
-        DealRecord(
-            deal=row.deal,
-            void=row.void,
-            dealer=row.dealer,
-            out=row.out,
-            doubled=row.doubled,
-            results={name: PlayerResult(*result) for name, result in row.results.items()},
-        )
-        for row in read_deals(header)
-    )
+    deals = tuple(_record(row) for row in read_deals(header))
     return Sheet(rules=header.rules, players=header.players, deals=deals, first_dealer=header.first_dealer)
+
+
+def read_one_deal(raw: object, *, players: Sequence[str], rules: RuleSet, path: str = "") -> DealRecord:
+    """One deal object read exactly as inside a sheet of ``players`` under ``rules`` (the same checks and
+    limits), for entering a single deal; SheetError names the place below ``path``.
+
+    >>> from .rules import ruleset_from
+    >>> raw = {"deal": 2, "out": "Ann", "results": {"Ann": {"penalty": 0}, "Bob": {"calls": 1, "penalty": 9}}}
+    >>> deal = read_one_deal(raw, players=["Ann", "Bob"], rules=ruleset_from())
+    >>> deal.deal, deal.results["Bob"].penalty
+    (2, 9)
+    >>> read_one_deal({"deal": 2, "results": {"Bob": {"calls": "two"}}}, players=["Ann", "Bob"],
+    ...               rules=ruleset_from())
+    Traceback (most recent call last):
+    ...
+    adjudication.engine.sheet.SheetError: results.Bob.calls: expected a whole number, got "two"
+    >>> read_one_deal({"deal": 12}, players=["Ann", "Bob"], rules=ruleset_from(), path="deals[3]")
+    Traceback (most recent call last):
+    ...
+    adjudication.engine.sheet.SheetError: deals[3].deal: expected a deal number from 1 to 9, got 12
+    """
+    seats = {name: seat for seat, name in enumerate(players)}
+    header = Header(rules, tuple(players), seats, None, [])
+    return _record(read_deal(raw, 0, header, path))
+
+
+def _record(row: DealRow) -> DealRecord:
+    return DealRecord(
+        deal=row.deal,
+        void=row.void,
+        dealer=row.dealer,
+        out=row.out,
+        doubled=row.doubled,
+        results={name: PlayerResult(*result) for name, result in row.results.items()},
+    )
 
 
 def load_sheet(text: str | bytes) -> Sheet:
@@ -392,17 +582,27 @@ line 1 column 2 (char 1)
 
 
 def decode_json(text: str | bytes) -> Any:
-    """``json.loads`` with its error turned into a :class:`SheetError`.
+    """``json.loads`` with its error turned into a :class:`SheetError`; JSON nested deeper than
+    :data:`MAX_DEPTH` levels is refused too (texts are the reader's to check: an archive holds more).
 
     >>> decode_json(b'{"deal": 1}')
     {'deal': 1}
+    >>> decode_json("[" * 100_000 + "]" * 100_000)
+    Traceback (most recent call last):
+    ...
+    adjudication.engine.sheet.SheetError: JSON nested deeper than 20 levels
     """
     try:
-        return json.loads(text)
+        value = json.loads(text)
     except json.JSONDecodeError as exc:
         raise SheetError("", f"not valid JSON: {exc}") from None
-    except (UnicodeDecodeError, RecursionError) as exc:
+    except UnicodeDecodeError as exc:
         raise SheetError("", f"not valid JSON: {exc}") from None
+    except RecursionError:
+        # The decoder gives up far beyond the limit, without saying where.
+        raise SheetError("", f"JSON nested deeper than {MAX_DEPTH} levels") from None
+    check_nesting(value, texts=False)
+    return value
 
 
 def sheet_to_dict(sheet: Sheet) -> dict[str, Any]:
@@ -431,9 +631,14 @@ def result_rows(sheet: Sheet) -> Iterator[DealRow]:
     A sheet built by hand gets the reader's checks on names and deal numbers (SheetError).
     """
     seats = {name: seat for seat, name in enumerate(sheet.players)}
+    voids = 0
     for index, deal in enumerate(sheet.deals):
         if type(deal.deal) is not int or not 1 <= deal.deal <= DEALS_PER_SET:
-            _deal_number(deal.deal, index)
+            _deal_number(deal.deal, f"deals[{index}].deal")
+        if deal.void:
+            voids += 1
+            if voids > MAX_VOID_DEALS:
+                _too_many_voids(index)
         if deal.dealer is not None and deal.dealer not in seats:
             _name(deal.dealer, f"deals[{index}].dealer", seats)
         if deal.out is not None and deal.out not in seats:
@@ -515,13 +720,19 @@ def result_as_dict(
 
 __all__ = [
     "FORMAT",
+    "MAX_DEPTH",
+    "MAX_HAND_CARDS",
+    "MAX_TEXT",
+    "MAX_VOID_DEALS",
     "DealRecord",
     "PlayerResult",
     "Sheet",
     "SheetError",
+    "check_nesting",
     "decode_json",
     "load_sheet",
     "parse_sheet",
+    "read_one_deal",
     "result_as_dict",
     "sheet_to_dict",
 ]

@@ -25,8 +25,8 @@ from typing import Any
 
 from .cards import FULL_DECK, JOKER, Card, format_cards
 from .rules import DEALS_PER_SET, UPCARD, RuleSet, ruleset_from
-from .scoring import deal_score, hand_value, infraction_points
-from .sheet import FORMAT
+from .scoring import result_penalty
+from .sheet import FORMAT, MAX_VOID_DEALS
 
 __all__ = ["simulate_many", "simulate_sheet"]
 
@@ -75,9 +75,12 @@ def simulate_sheet(
         sheet["first_dealer"] = players[dealer]
     totals = dict.fromkeys(players, 0)
     entries: list[dict[str, Any]] = []
+    voids = 0
     for number in range(1, deals + 1):
         # R19: a second stock exhaustion voids the deal; it is replayed with the same contract.
-        while rng.random() < void_rate:
+        # A readable sheet holds at most MAX_VOID_DEALS of them.
+        while voids < MAX_VOID_DEALS and rng.random() < void_rate:
+            voids += 1
             entries.append(_void(number, players[dealer] if dealers else None))
             if rules.void_redeal == "next":
                 dealer = (dealer + 1) % len(players)
@@ -153,12 +156,6 @@ def _deal(
         cards = deck[position : position + held[seat]]
         position += held[seat]
         ruling = rulings[seat]
-        points = infraction_points(
-            rules=rules,
-            overcall=bool(ruling.get("overcall")),
-            contract_error=bool(ruling.get("contract_error")),
-            other=int(ruling.get("other_points", 0)),
-        )
         result: dict[str, Any] = {"calls": calls[seat]}
         if with_hands:
             result["hand"] = format_cards(cards)
@@ -166,12 +163,14 @@ def _deal(
         if seat != winner and rng.random() < 0.8:
             result["opened"] = opened[seat]
         result.update(ruling)
-        result["penalty"] = deal_score(
-            raw=hand_value(cards, rules),
-            doubled=doubled,
-            infractions=points,
+        result["penalty"] = result_penalty(
             rules=rules,
             winner=seat == winner,
+            doubled=doubled,
+            cards=cards,
+            overcall=bool(ruling.get("overcall")),
+            contract_error=bool(ruling.get("contract_error")),
+            other_points=int(ruling.get("other_points", 0)),
         )
         results[name] = result
     return {"deal": number, "out": players[winner], "doubled": doubled, "results": results}

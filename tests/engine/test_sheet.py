@@ -8,12 +8,20 @@ import pytest
 from adjudication.engine.cards import parse_cards
 from adjudication.engine.rules import ruleset_from
 from adjudication.engine.sheet import (
+    MAX_DEPTH,
+    MAX_HAND_CARDS,
+    MAX_TEXT,
+    MAX_VOID_DEALS,
     PlayerResult,
     SheetError,
+    check_nesting,
+    decode_json,
     load_sheet,
     parse_sheet,
+    read_one_deal,
     sheet_to_dict,
 )
+from adjudication.engine.validator import validate, validate_data
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -206,10 +214,120 @@ UNREADABLE = [
 ]
 
 
+def nested(levels):
+    """A list nested ``levels`` deep, built without recursion (``nested(1)`` is ``[]``)."""
+    value = []
+    for _ in range(levels - 1):
+        value = [value]
+    return value
+
+
+def below(levels):
+    """The path of the list ``levels`` below a nested value's top: ``[0][0]…``."""
+    return "[0]" * levels
+
+
+TOO_LONG = f"a text of {MAX_TEXT + 1} characters; at most {MAX_TEXT} are allowed"
+TOO_DEEP = f"JSON nested deeper than {MAX_DEPTH} levels"
+LONG = "x" * (MAX_TEXT + 1)
+
+# The spec's size limits (exit 2): 60 cards a hand, 500 characters a text, 20 levels of JSON.
+LIMITS = [
+    (
+        "61 cards in a hand",
+        ("deals", 1, "results", "Bob", "hand"),
+        " ".join(["2C"] * (MAX_HAND_CARDS + 1)),
+        "deals[1].results.Bob.hand",
+        "61 cards in one hand; at most 60 are allowed",
+    ),
+    (
+        "61 one-letter cards in a hand",
+        ("deals", 1, "results", "Bob", "hand"),
+        ",".join(["*"] * (MAX_HAND_CARDS + 1)),
+        "deals[1].results.Bob.hand",
+        "61 cards in one hand",
+    ),
+    (
+        "a hand over 500 characters",
+        ("deals", 1, "results", "Bob", "hand"),
+        "2C" + " " * (MAX_TEXT - 1),
+        "deals[1].results.Bob.hand",
+        TOO_LONG,
+    ),
+    (
+        "a long reason",
+        ("deals", 1, "results", "Dee", "other_reason"),
+        LONG,
+        "deals[1].results.Dee.other_reason",
+        TOO_LONG,
+    ),
+    ("a long player name", ("players", 2), LONG, "players[2]", TOO_LONG),
+    ("a long dealer", ("deals", 1, "dealer"), LONG, "deals[1].dealer", TOO_LONG),
+    ("a long out", ("deals", 1, "out"), LONG, "deals[1].out", TOO_LONG),
+    ("a long first dealer", ("first_dealer",), LONG, "first_dealer", TOO_LONG),
+    ("a long ruleset name", ("ruleset",), LONG, "ruleset", TOO_LONG),
+    ("a long rule value", ("rules", "void_redeal"), LONG, "rules.void_redeal", TOO_LONG),
+    (
+        "a long results name",
+        ("deals", 1, "results", LONG),
+        {"penalty": 3},
+        "deals[1].results." + "x" * 37 + "...",
+        TOO_LONG,
+    ),
+    (
+        "a long unknown text",
+        ("deals", 1, "results", "Bob", "note"),
+        LONG,
+        "deals[1].results.Bob.note",
+        TOO_LONG,
+    ),
+    ("a long unknown key", ("deals", 1, LONG), 1, "deals[1]." + "x" * 37 + "...", TOO_LONG),
+    ("a long text at the top", ("venue",), ["Kingston", LONG], "venue[1]", TOO_LONG),
+    # A sheet is level 1, a deal level 3, a result level 5: below them an unknown value nests up to 20.
+    ("deep at the top", ("notes",), nested(MAX_DEPTH), "notes" + below(MAX_DEPTH - 1), TOO_DEEP),
+    (
+        "deep in a deal",
+        ("deals", 1, "notes"),
+        nested(MAX_DEPTH - 2),
+        "deals[1].notes" + below(MAX_DEPTH - 3),
+        TOO_DEEP,
+    ),
+    (
+        "deep in a result",
+        ("deals", 1, "results", "Bob", "notes"),
+        {"a": nested(MAX_DEPTH - 5)},
+        "deals[1].results.Bob.notes.a" + below(MAX_DEPTH - 6),
+        TOO_DEEP,
+    ),
+    (
+        "deep in the rules",
+        ("rules", "schedule"),
+        nested(MAX_DEPTH - 1),
+        "rules.schedule" + below(MAX_DEPTH - 2),
+        TOO_DEEP,
+    ),
+    (
+        "100,000 deep",
+        ("deals", 1, "notes"),
+        nested(100_000),
+        "deals[1].notes" + below(MAX_DEPTH - 3),
+        TOO_DEEP,
+    ),
+    # A deep value where a number belongs is refused as what it is, without writing it all out.
+    (
+        "a deep value for calls",
+        ("deals", 1, "results", "Bob", "calls"),
+        nested(100_000),
+        "deals[1].results.Bob.calls",
+        "got [...]",
+    ),
+]
+
+
 @pytest.mark.parametrize(
     ("path", "value", "where", "problem"),
-    [case[1:] for case in UNREADABLE],
-    ids=[case[0] for case in UNREADABLE],
+    [case[1:] for case in UNREADABLE + LIMITS],
+    ids=[case[0] for case in UNREADABLE + LIMITS],
 )
 def test_unreadable_sheets_name_the_place(path, value, where, problem):
     with pytest.raises(SheetError) as caught:
@@ -217,6 +335,132 @@ def test_unreadable_sheets_name_the_place(path, value, where, problem):
     assert caught.value.path == where
     assert problem in str(caught.value)
     assert str(caught.value).startswith(f"{where}: ")
+
+
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [case[1:3] for case in UNREADABLE + LIMITS],
+    ids=[case[0] for case in UNREADABLE + LIMITS],
+)
+def test_the_validator_reads_with_the_same_reader(path, value):
+    data = mutate(path, value)
+    with pytest.raises(SheetError) as parsing:
+        parse_sheet(data)
+    with pytest.raises(SheetError) as validating:
+        validate_data(data)
+    assert str(validating.value) == str(parsing.value)
+
+
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [
+        (("deals", 1, "results", "Bob", "hand"), " ".join(["2C"] * MAX_HAND_CARDS)),
+        (("deals", 1, "results", "Bob", "hand"), "2C" + " " * (MAX_TEXT - 2)),
+        (("deals", 1, "results", "Dee", "other_reason"), "x" * MAX_TEXT),
+        (("deals", 1, "results", "Bob", "notes"), {"a": nested(MAX_DEPTH - 6)}),
+        (("deals", 1, "notes"), nested(MAX_DEPTH - 3)),
+        (("notes",), nested(MAX_DEPTH - 1)),
+    ],
+    ids=["60 cards", "500 characters of hand", "500 characters", "result", "deal", "sheet"],
+)
+def test_up_to_the_limits_a_sheet_is_readable(path, value):
+    assert parse_sheet(mutate(path, value)).players == ("Ann", "Bob", "Cy", "Dee")
+
+
+def with_voids(count):
+    data = base()
+    data["deals"] = [{"deal": 1, "void": True}] * count + data["deals"][1:]
+    return data
+
+
+def test_at_most_nine_void_deals_in_a_set():
+    assert sum(deal.void for deal in parse_sheet(with_voids(MAX_VOID_DEALS)).deals) == MAX_VOID_DEALS
+    for read in (parse_sheet, validate_data):
+        with pytest.raises(SheetError) as caught:
+            read(with_voids(MAX_VOID_DEALS + 1))
+        assert str(caught.value) == "deals[9]: more than 9 void deals in one set"
+
+
+def test_void_deals_of_any_number_count_towards_the_limit():
+    data = base()
+    data["deals"] = [{"deal": number, "void": True} for number in (1, 1, 2, 3, 3, 3, 4, 5, 6, 7)]
+    with pytest.raises(SheetError, match=r"^deals\[9\]: more than 9 void deals"):
+        parse_sheet(data)
+
+
+def test_a_hand_built_sheet_gets_the_void_limit_too():
+    sheet = parse_sheet(with_voids(MAX_VOID_DEALS))
+    sheet = type(sheet)(sheet.rules, sheet.players, (sheet.deals[0], *sheet.deals), sheet.first_dealer)
+    with pytest.raises(SheetError, match=r"^deals\[9\]: more than 9 void deals"):
+        validate(sheet)
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        ("[" * 100_000 + "]" * 100_000, ""),
+        ('{"deals": ' + "[" * (MAX_DEPTH) + "]" * (MAX_DEPTH) + "}", "deals" + below(MAX_DEPTH - 1)),
+        ("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1), below(MAX_DEPTH)),
+    ],
+    ids=["100,000 deep", "21 levels in an object", "21 levels"],
+)
+def test_decoding_refuses_json_nested_too_deep(text, where):
+    with pytest.raises(SheetError) as caught:
+        decode_json(text)
+    assert (caught.value.path, caught.value.problem) == (where, TOO_DEEP)
+
+
+def test_decoding_allows_twenty_levels_and_leaves_texts_to_the_reader():
+    assert decode_json("[" * MAX_DEPTH + "]" * MAX_DEPTH) == nested(MAX_DEPTH)
+    assert decode_json(json.dumps({"reason": LONG})) == {"reason": LONG}
+
+
+def test_an_already_decoded_value_100_000_deep_is_refused_without_a_recursion_error():
+    data = base()
+    data["deals"][1]["results"]["Bob"]["notes"] = nested(100_000)
+    for read in (parse_sheet, validate_data):
+        with pytest.raises(SheetError, match=TOO_DEEP):
+            read(data)
+    with pytest.raises(SheetError, match=TOO_DEEP):
+        check_nesting(nested(100_000), texts=False)
+
+
+# --- one deal on its own (the web entry's single deal) ---------------------------------------------
+
+PLAYERS = ("Ann", "Bob", "Cy", "Dee")
+
+
+@pytest.mark.parametrize("data", [base(), example()], ids=["base", "example"])
+def test_a_deal_read_alone_is_the_deal_read_in_its_sheet(data):
+    sheet = parse_sheet(data)
+    for raw, deal in zip(data["deals"], sheet.deals, strict=True):
+        assert read_one_deal(raw, players=sheet.players, rules=sheet.rules) == deal
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "where", "problem"),
+    [case[1:] for case in UNREADABLE + LIMITS if case[1][:2] == ("deals", 1)],
+    ids=[case[0] for case in UNREADABLE + LIMITS if case[1][:2] == ("deals", 1)],
+)
+@pytest.mark.parametrize("prefix", ["", "deal", "deals[1]"])
+def test_a_deal_read_alone_gets_the_same_checks_named_below_its_path(path, value, where, problem, prefix):
+    data = mutate(path, value)
+    rules = parse_sheet(base()).rules
+    with pytest.raises(SheetError) as caught:
+        read_one_deal(data["deals"][1], players=PLAYERS, rules=rules, path=prefix)
+    relative = where.removeprefix("deals[1]").removeprefix(".")
+    assert caught.value.path == (f"{prefix}.{relative}" if prefix and relative else prefix or relative)
+    assert problem in caught.value.problem
+
+
+def test_a_deal_read_alone_names_its_fields_from_the_top():
+    rules = parse_sheet(base()).rules
+    with pytest.raises(SheetError) as caught:
+        read_one_deal({"deal": 1, "results": {"Bob": {"calls": "two"}}}, players=PLAYERS, rules=rules)
+    assert str(caught.value) == 'results.Bob.calls: expected a whole number, got "two"'
+    with pytest.raises(SheetError) as caught:
+        read_one_deal([], players=PLAYERS, rules=rules)
+    assert str(caught.value) == "expected an object, got []"
 
 
 def test_the_spec_example_message():
