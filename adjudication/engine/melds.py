@@ -13,6 +13,9 @@ valid
 deal 3 · 1 set + 2 runs: Q♠ Q♥ JK | 4♥ 5♥ 6♥ 7♥ | 9♣ 10♣ J♣ Q♣
 >>> print(check_laydown(parse_laydown("KS KH KD | QS QH | 6S 6H 6D"), deal=1))
 meld 2 (Q♠ Q♥): R5: a set needs at least 3 cards, this has 2
+>>> print(check_laydown(parse_laydown("QS QH QD | JK JK 5H 6H | 9C 10C JC QC"), deal=3))
+meld 2 (JK JK 5♥ 6♥): R6: two jokers stand side by side; a run's jokers may never be adjacent
+meld 2 (JK JK 5♥ 6♥): not valid as written; valid as JK 5H 6H JK
 """
 
 from __future__ import annotations
@@ -218,6 +221,31 @@ def _joker_places_message(cards: tuple[Card, ...]) -> str:
     return "not in order as laid; with jokers a run is read as laid, low to high or high to low"
 
 
+def _legal_orders(cards: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
+    """Every order of the same cards that is a legal run, low to high, when the written order is not one.
+
+    Only the jokers' places can be wrong (naturals alone are read in any order): the naturals of one
+    suit, each once, fill their places and the jokers the gaps, never side by side (R6).
+    """
+    naturals = [card for card in cards if not card.is_joker]
+    count = len(cards)
+    if not naturals or len(naturals) == count or not RUN_MIN_CARDS <= count <= RUN_MAX_CARDS:
+        return ()
+    if len({card.suit for card in naturals}) > 1 or len(set(naturals)) < len(naturals):
+        return ()
+    orders: list[tuple[Card, ...]] = []
+    for ace_high in _ace_choices(naturals):
+        by_place = {_value(card, ace_high=ace_high): card for card in naturals}
+        lowest, highest = min(by_place), max(by_place)
+        for low in range(max(ACE_LOW, highest - count + 1), min(lowest, ACE_HIGH - count + 1) + 1):
+            order = tuple(by_place.get(place, JOKER) for place in range(low, low + count))
+            if any(a.is_joker and b.is_joker for a, b in itertools.pairwise(order)):
+                continue
+            if order != cards and order not in orders and _read_as_laid(order) is not None:
+                orders.append(order)
+    return tuple(orders)
+
+
 # --- melds --------------------------------------------------------------------------------------
 
 
@@ -361,6 +389,8 @@ class MeldCheck:
     kind: MeldKind
     problems: tuple[MeldProblem, ...] = ()
     meld: Meld | None = None
+    # Cards are read as written; a run written in an order that breaks it may be legal in another.
+    valid_as: tuple[tuple[Card, ...], ...] = ()
 
     @property
     def valid(self) -> bool:
@@ -385,6 +415,7 @@ class MeldCheck:
             "valid": self.valid,
             "meld": None if self.meld is None else self.meld.notation,
             "problems": [problem.as_dict() for problem in self.problems],
+            "valid_as": [format_cards(order) for order in self.valid_as],
         }
 
 
@@ -407,9 +438,13 @@ def check_run(cards: Iterable[Card]) -> MeldCheck:
     """R6: at least 4 consecutive cards of one suit; jokers never adjacent; an ace only at an end.
 
     Read as laid, low to high or high to low (kept low to high); naturals alone may come in any order.
+    When the jokers' places break the run but the same cards in another order are one, ``valid_as``
+    holds those orders.
 
     >>> check_run(parse_cards("JH 10H JK 8H")).meld
     Meld.parse('8H JK 10H JH')
+    >>> check_run(parse_cards("JK JK 5H 6H")).valid_as
+    ((Card.parse('JK'), Card.parse('5H'), Card.parse('6H'), Card.parse('JK')),)
     >>> [str(problem) for problem in check_run(parse_cards("4H 5H 7H 8H")).problems]
     ['R6: not consecutive: 6♥ is missing']
     >>> [str(problem) for problem in check_run(parse_cards("8H JK JK JH")).problems]
@@ -418,7 +453,7 @@ def check_run(cards: Iterable[Card]) -> MeldCheck:
     laid = tuple(cards)
     reading, problems = _run_reading(laid)
     if reading is None:
-        return MeldCheck(laid, RUN_KIND, tuple(problems))
+        return MeldCheck(laid, RUN_KIND, tuple(problems), valid_as=_legal_orders(laid))
     return MeldCheck(laid, RUN_KIND, meld=Meld(reading, RUN_KIND))
 
 
@@ -434,7 +469,7 @@ def classify(cards: Iterable[Card]) -> MeldCheck:
     as_set, as_run = check_set(laid), check_run(laid)
     if as_set.valid:
         return as_set
-    if as_run.valid:
+    if as_run.valid or as_run.valid_as:
         return as_run
     return as_set if _looks_like_a_set(laid) else as_run
 
@@ -614,9 +649,16 @@ class LaydownVerdict:
         return describe_contract(self.contract)
 
     def summary(self) -> str:
-        """``deal 3 · 1 set + 2 runs: Q♠ Q♥ JK | 4♥ 5♥ 6♥ 7♥ | 9♣ 10♣ J♣ Q♣``."""
+        """``deal 3 · 1 set + 2 runs: Q♠ Q♥ JK | 4♥ 5♥ 6♥ 7♥ | 9♣ 10♣ J♣ Q♣``, naming any further melds.
+
+        >>> check_laydown(parse_laydown("QS QH QD | KS KH KD | 6S 6H 6D | 9S 9H 9D"), deal=1).summary()
+        'deal 1 · 3 sets (further: 1 set): Q♠ Q♥ Q♦ | K♠ K♥ K♦ | 6♠ 6♥ 6♦ | 9♠ 9♥ 9♦'
+        """
         shown = " | ".join(format_cards(check.shown, symbols=True) for check in self.melds)
-        return f"deal {self.deal} · {self.contract_description}: {shown}"
+        laid = [DIGIT_OF_KIND[check.kind] for check in self.melds]
+        further = "".join(digit * (laid.count(digit) - self.contract.count(digit)) for digit in (SET, RUN))
+        extra = f" (further: {describe_contract(further)})" if further else ""
+        return f"deal {self.deal} · {self.contract_description}{extra}: {shown}"
 
     def lines(self) -> tuple[str, ...]:
         """``valid`` and the summary, or one line per problem naming the meld (or the lay-down) and rule."""
@@ -626,6 +668,9 @@ class LaydownVerdict:
         for number, check in enumerate(self.melds, start=1):
             shown = format_cards(check.cards, symbols=True)
             lines += [f"meld {number} ({shown}): {problem}" for problem in check.problems]
+            if check.valid_as:
+                orders = " or ".join(format_cards(order) for order in check.valid_as)
+                lines.append(f"meld {number} ({shown}): not valid as written; valid as {orders}")
         lines += [f"lay-down: {problem}" for problem in self.problems]
         return tuple(lines)
 
@@ -648,12 +693,15 @@ class LaydownVerdict:
 def check_laydown(
     melds: Iterable[Iterable[Card]], *, deal: int, rules: RuleSet | None = None
 ) -> LaydownVerdict:
-    """R10: an opening lays deal ``deal``'s whole contract at once — exactly its sets and runs, each legal
-    (R5, R6), sets of different ranks and runs of different suits (R7); extra cards only lengthen melds.
+    """R10: an opening lays deal ``deal``'s whole contract at once — at least its sets and runs, each legal
+    (R5, R6); extra cards may lengthen its melds, and further legal melds may come with it the same turn
+    (seed 000 §04). Across all of them sets have different ranks and runs different suits (R7).
 
     Raises :class:`~adjudication.engine.rules.InvalidDeal` for a deal outside the schedule.
 
     >>> check_laydown(parse_laydown("KS KH KD | QS QH QD | 6S 6H 6D"), deal=1).valid
+    True
+    >>> check_laydown(parse_laydown("QS QH QD | KS KH KD | 6S 6H 6D | 9S 9H 9D"), deal=1).valid
     True
     >>> print(check_laydown(parse_laydown("KS KH KD | QS QH QD | 6S 6H 6D"), deal=2))
     lay-down: R10: deal 2's contract is 2 sets + 1 run; this lay-down is 3 sets
@@ -671,8 +719,9 @@ def check_laydown(
 
 
 def _contract_problems(checks: tuple[MeldCheck, ...], *, deal: int, contract: str) -> list[MeldProblem]:
+    """R10: at least the contract's sets and runs; more melds laid with them are further melds."""
     laid = "".join(sorted(DIGIT_OF_KIND[check.kind] for check in checks))
-    if laid == "".join(sorted(contract)):
+    if all(laid.count(digit) >= contract.count(digit) for digit in (SET, RUN)):
         return []
     shown = describe_contract(laid) or "nothing"
     return [

@@ -69,6 +69,34 @@ def test_a_broken_laydown_exits_1_with_a_line_per_meld_naming_the_rule(
 
 
 @pytest.mark.parametrize(
+    ("deal", "text"),
+    [
+        # Issue 10: an opening that meets the contract may add further valid melds that turn (R10).
+        ("1", "QS QH QD | KS KH KD | 6S 6H 6D | 9S 9H 9D"),
+        ("1", "QS QH QD | KS KH KD | 6S 6H 6D | 4H 5H 6H 7H"),
+        ("2", "QS QH QD | KS KH KD | 6S 6H 6D | 4H 5H 6H 7H"),
+        ("3", "QS QH QD | KS KH KD | 4H 5H 6H 7H | 9C 10C JC QC"),
+        ("4", "AS 2S 3S 4S | 4H 5H 6H 7H | 9C 10C JC QC | JD QD KD AD"),
+    ],
+)
+def test_an_opening_with_further_melds_is_valid(deal: str, text: str) -> None:
+    code, out, err = run("--deal", deal, text)
+    assert (code, err) == (0, "")
+    assert out.startswith("valid\n")
+
+
+def test_a_run_valid_in_another_order_says_so_and_exits_1() -> None:
+    code, out, err = run("--deal", "3", "QS QH QD | JK JK 5H 6H | 9C 10C JC QC")
+    assert (code, err) == (1, "")
+    assert out.splitlines() == [
+        "meld 2 (JK JK 5♥ 6♥): R6: two jokers stand side by side; a run's jokers may never be adjacent",
+        "meld 2 (JK JK 5♥ 6♥): not valid as written; valid as JK 5H 6H JK",
+    ]
+    code, out, _ = run("--deal", "3", "--format", "json", "QS QH QD | JK JK 5H 6H | 9C 10C JC QC")
+    assert json.loads(out)["melds"][1]["valid_as"] == ["JK 5H 6H JK"]
+
+
+@pytest.mark.parametrize(
     ("args", "message"),
     [
         (("--deal", "3", "QS QH 1H"), "meld 1: not a card: '1H'"),
@@ -107,6 +135,8 @@ def test_json_output_is_the_verdict_as_data() -> None:
     ("args", "code", "stdout", "stderr"),
     [
         (("--deal", "3", SPEC_EXAMPLE), 0, "valid\n", ""),
+        (("--deal", "1", "QS QH QD | KS KH KD | 6S 6H 6D | 9S 9H 9D"), 0, "valid\n", ""),
+        (("--deal", "3", "QS QH QD | JK JK 5H 6H | 9C 10C JC QC"), 1, "meld 2 ", ""),
         (("--deal", "2", SPEC_EXAMPLE), 1, "lay-down: R10: ", ""),
         (("--deal", "3", "QS QH 1H"), 2, "", "meld 1: not a card: '1H'\n"),
     ],
