@@ -55,6 +55,7 @@ CODE_TABLE: Final = (
     CodeSpec("CALL_LIMIT", ERROR, "V3", "calls above the limit without an over-call ruling"),
     CodeSpec("OVERCALL_MISMARKED", ERROR, "R17", "an over-call ruling where calls do not exceed the limit"),
     CodeSpec("HAND_SIZE", ERROR, "V4", "cards in hand contradict d + 2c (unopened) or 1…2c (opened)"),
+    CodeSpec("CONTRACT_ERROR_OPENED", ERROR, "R18", "a player ruled for a contract error is marked opened"),
     CodeSpec("CARD_SUPPLY", ERROR, "V9", "more copies of a card across the deal's hands than the deck holds"),
     CodeSpec("NOT_DOUBLED", ERROR, "V7", "a doubled deal scored with the undoubled hand value"),
     CodeSpec("PENALTY_MISMATCH", ERROR, "R16", "the score differs from the hand, doubling and infractions"),
@@ -116,6 +117,14 @@ MESSAGES: Final[dict[str, str]] = {
         "{player} is marked opened with no call: only the winner can open without a call (V6); "
         "an unopened hand holds {expected} cards, this one {found}"
     ),
+    "HAND_SIZE.contract_error": (
+        "{player}'s contract error sent the lay-down back to hand, so {player} is unopened (R18) and holds "
+        "d + 2c = {deal_size} + 2×{calls} = {expected} cards, not {found}"
+    ),
+    "CONTRACT_ERROR_OPENED": (
+        "{player} is ruled for a contract error in deal {deal}, so the lay-down went back to hand and "
+        "{player} may not lay again that deal: {player} cannot be marked opened"
+    ),
     "CARD_SUPPLY": "{card} appears {found} times across the hands of deal {deal}; the deck holds {expected}",
     "NOT_DOUBLED": (
         "{player}'s hand is worth {value}; the deal is doubled, so it scores {expected}, "
@@ -139,7 +148,7 @@ MESSAGES: Final[dict[str, str]] = {
     "TOTAL_MISMATCH": "{player}'s running total after deal {deal} is {expected}, not {found}",
     "DEALER_ORDER": "deal {deal} should be dealt by {expected} (the deal passes to the left, R21), "
     "not {found}",
-    "SET_INCOMPLETE": "{found} of 9 deals scored: the set is still in play",
+    "SET_INCOMPLETE": "{found} of {expected} deals scored: the set is still in play",
 }
 
 

@@ -122,7 +122,7 @@ def has_errors(findings: Iterable[Finding]) -> bool:
     >>> has_errors(validate_data({"format": "kalooki-sheet/1", "players": ["A", "B", "C"], "deals": []}))
     False
     """
-    return any(item.severity == "error" for item in findings)
+    return any(item.is_error for item in findings)
 
 
 # --- the checks ---------------------------------------------------------------------------------
@@ -271,6 +271,11 @@ class _Checker:
                     value = packed & value_mask
                 deal_cards += packed >> value_bits
                 deal_tokens += len(tokens)
+            if contract_error and name != out:
+                # R18: a contract error is a failed first lay-down, so unopened that deal whatever is marked.
+                if opened:
+                    add(finding("CONTRACT_ERROR_OPENED", deal=deal, player=name, expected=False, found=True))
+                opened = False
             if penalty is None:
                 add(finding("MISSING_RESULT", variant="penalty", deal=deal, player=name))
                 running[seat] = total
@@ -290,7 +295,7 @@ class _Checker:
                 else:
                     fits = held == size + double_calls
                 if not fits:
-                    self._hand_size(deal, name, size, calls, opened, held)
+                    self._hand_size(deal, name, size, calls, opened, held, contract_error)
                 expected = value * factor + infractions * infraction_factor
                 if penalty != expected:
                     self._hand_score(deal, name, penalty, expected, value, factor, infractions)
@@ -352,10 +357,21 @@ class _Checker:
         if calls == 0 and not doubled:
             add(finding("UNDOUBLED_BEND", deal=deal, player=name, expected=True, found=False))
 
-    def _hand_size(self, deal: int, name: str, size: int, calls: int, opened: bool | None, held: int) -> None:
+    def _hand_size(
+        self,
+        deal: int,
+        name: str,
+        size: int,
+        calls: int,
+        opened: bool | None,
+        held: int,
+        contract_error: bool,
+    ) -> None:
         unopened = size + 2 * calls
         expected: int | str
-        if calls == 0 and opened:
+        if contract_error:
+            variant, rule, expected = "contract_error", "V4", unopened
+        elif calls == 0 and opened:
             variant, rule, expected = "no_calls", "V6", unopened
         elif opened:
             variant, rule, expected = "opened", "V5", f"1–{2 * calls}"

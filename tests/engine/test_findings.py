@@ -30,6 +30,7 @@ SPEC_TABLE = [
     ("CALL_LIMIT", "error"),
     ("OVERCALL_MISMARKED", "error"),
     ("HAND_SIZE", "error"),
+    ("CONTRACT_ERROR_OPENED", "error"),
     ("CARD_SUPPLY", "error"),
     ("NOT_DOUBLED", "error"),
     ("PENALTY_MISMATCH", "error"),

@@ -7,6 +7,7 @@ import pytest
 
 from adjudication.engine.cards import parse_cards
 from adjudication.engine.rules import ruleset_from
+from adjudication.engine.sheet import MAX_VOID_DEALS
 from adjudication.engine.simulator import simulate_many, simulate_sheet
 from adjudication.engine.validator import validate_data
 
@@ -99,6 +100,29 @@ def test_rulings_carry_their_penalties_and_never_sit_on_a_forbidden_winner():
             assert not (deal["doubled"] and line.get("overcall"))
         if line.get("overcall"):
             assert line["calls"] > 3
+
+
+def test_a_contract_error_leaves_the_player_unopened_with_an_unopened_hand():
+    # R18: the lay-down went back to hand, so never marked opened and holding d + 2c (V4).
+    rules = ruleset_from("jamaican")
+    errors = [
+        (rules.deal_size(deal["deal"]), line)
+        for sheet in simulate_many(5, 80, infraction_rate=0.3, open_rate=1.0)
+        for deal in scored(sheet)
+        for line in deal["results"].values()
+        if line.get("contract_error")
+    ]
+    assert len(errors) > 20
+    for size, line in errors:
+        assert line.get("opened") is not True
+        assert len(parse_cards(line["hand"])) == size + 2 * line["calls"]
+
+
+def test_at_most_nine_void_deals_in_a_set():
+    sheet = simulate_sheet(1, void_rate=0.95)
+    assert sum(1 for deal in sheet["deals"] if deal.get("void")) == MAX_VOID_DEALS
+    assert len(scored(sheet)) == 9
+    assert validate_data(sheet) == []
 
 
 def test_void_deals_are_followed_by_their_replay():

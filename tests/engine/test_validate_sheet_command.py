@@ -131,6 +131,69 @@ def test_unreadable_exits_2_with_one_message_and_no_output(tmp_path, text, messa
     assert err.strip().startswith(message)
 
 
+def edited(change):
+    """The spec example as JSON text after ``change(sheet)``."""
+    sheet = copy.deepcopy(EXAMPLE)
+    change(sheet)
+    return json.dumps(sheet)
+
+
+def line(sheet, index, name):
+    return sheet["deals"][index]["results"][name]
+
+
+# SCORESHEET.md's exit-2 list: scores are never negative, and the size limits.
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            edited(lambda sheet: sheet.update(rules={"bend_bonus": -50})),
+            "rules.bend_bonus: scores are never negative (R14)",
+        ),
+        (
+            edited(lambda sheet: line(sheet, 0, "Cy").update(penalty=-50)),
+            "deals[0].results.Cy.penalty: expected a whole number of at least 0, got -50",
+        ),
+        (
+            edited(lambda sheet: sheet.update(deals=[{"deal": 1, "void": True}] * 10 + sheet["deals"])),
+            "deals[9]: more than 9 void deals in one set",
+        ),
+        (
+            edited(lambda sheet: line(sheet, 0, "Bob").update(hand=" ".join(["2C"] * 61))),
+            "deals[0].results.Bob.hand: 61 cards in one hand; at most 60 are allowed",
+        ),
+        (
+            edited(lambda sheet: line(sheet, 0, "Dee").update(other_reason="x" * 501)),
+            "deals[0].results.Dee.other_reason: a text of 501 characters; at most 500 are allowed",
+        ),
+        (
+            edited(lambda sheet: sheet.update(players=["Ann", "Bob", "Cy", "D" * 501])),
+            "players[3]: a text of 501 characters",
+        ),
+        (
+            edited(lambda sheet: line(sheet, 0, "Bob").update(note=json.loads("[" * 16 + "]" * 16))),
+            "deals[0].results.Bob.note" + "[0]" * 15 + ": JSON nested deeper than 20 levels",
+        ),
+        ("[" * 100_000 + "]" * 100_000, "JSON nested deeper than 20 levels"),
+    ],
+    ids=[
+        "bend bonus",
+        "negative penalty",
+        "10 void deals",
+        "61 cards",
+        "long reason",
+        "long name",
+        "21 levels",
+        "100,000 levels",
+    ],
+)
+def test_what_breaks_a_limit_exits_2_naming_the_place(tmp_path, text, message):
+    code, out, err = run(write(tmp_path, text))
+    assert (code, out) == (2, "")
+    assert err.splitlines() == [err.strip()]
+    assert err.strip().startswith(message)
+
+
 def test_a_missing_file_is_unreadable(tmp_path):
     code, out, err = run(str(tmp_path / "nowhere.json"))
     assert (code, out) == (2, "")

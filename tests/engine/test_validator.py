@@ -185,6 +185,23 @@ def hand_size_winner(sheet):
     result(sheet, 2, "Dee")["hand"] = "5D"
 
 
+def contract_error_opened(sheet):
+    # Deal 8: Ann's contract error is ruled, her hand is the unopened 15 + 2×1; only the marking is wrong.
+    result(sheet, 8, "Ann")["opened"] = True
+
+
+def contract_error_opened_hand_size(sheet):
+    # Issue 10: deal 6, Cy (2 calls) ruled for a contract error, marked opened, three cards in hand.
+    result(sheet, 6, "Cy").update(contract_error=True, hand="5C 6C 7C")
+    rescore(sheet, 6, "Cy")
+
+
+def contract_error_hand_size(sheet):
+    # Deal 5: Ann (2 calls, `opened` not written) holds 2 cards, which only an opened hand can (R18: V4).
+    result(sheet, 5, "Ann")["contract_error"] = True
+    rescore(sheet, 5, "Ann")
+
+
 def card_supply(sheet):
     result(sheet, 0, "Dee")["hand"] = "7C KC 5D JH 8S 9C 7H QS 4H 7D KH"
     rescore(sheet, 0, "Dee")
@@ -250,6 +267,9 @@ WITH_HANDS = [
     (hand_size_either, [("HAND_SIZE", 2, "Bob")]),
     (hand_size_no_calls, [("HAND_SIZE", 4, "Cy")]),
     (hand_size_winner, [("HAND_SIZE", 3, "Dee")]),
+    (contract_error_opened, [("CONTRACT_ERROR_OPENED", 8, "Ann")]),
+    (contract_error_opened_hand_size, [("HAND_SIZE", 6, "Cy"), ("CONTRACT_ERROR_OPENED", 6, "Cy")]),
+    (contract_error_hand_size, [("HAND_SIZE", 5, "Ann")]),
     (card_supply, [("CARD_SUPPLY", 1, None)]),
     (card_supply_jokers, [("CARD_SUPPLY", 1, None)]),
     (not_doubled, [("NOT_DOUBLED", 1, "Ann")]),
@@ -297,6 +317,18 @@ def penalty_range_high(sheet):
 def penalty_range_doubled(sheet):
     # Deal 3, Bob unopened with 0 calls holds 11 cards: 18–300 raw, 36–600 doubled.
     carry(sheet, 2, "Bob", 602)
+
+
+def contract_error_opened_without_hand(sheet):
+    # Deal 1, Dee (1 call) scores 77 + 50: an unopened 11-card hand can be worth 77.
+    result(sheet, 0, "Dee").update(contract_error=True, opened=True)
+    carry(sheet, 0, "Dee", 127)
+
+
+def contract_error_opened_penalty_range(sheet):
+    # Deal 2, Cy (2 calls) scores 11 + 50: an opened hand's value, not an unopened 14-card one's (R18, V10).
+    result(sheet, 1, "Cy").update(contract_error=True, opened=True)
+    carry(sheet, 1, "Cy", 61)
 
 
 def no_winner_without_hands(sheet):
@@ -353,6 +385,11 @@ WITHOUT_HANDS = [
     (penalty_range_low, [("PENALTY_RANGE", 1, "Ann")]),
     (penalty_range_high, [("PENALTY_RANGE", 1, "Ann")]),
     (penalty_range_doubled, [("PENALTY_RANGE", 3, "Bob")]),
+    (contract_error_opened_without_hand, [("CONTRACT_ERROR_OPENED", 1, "Dee")]),
+    (
+        contract_error_opened_penalty_range,
+        [("CONTRACT_ERROR_OPENED", 2, "Cy"), ("PENALTY_RANGE", 2, "Cy")],
+    ),
     (no_winner_without_hands, [("NO_WINNER", 1, None)]),
     (sequence_relabelled, [("DEAL_SEQUENCE", 2, None)]),
     (sequence_swapped, [("DEAL_SEQUENCE", 4, None)]),
@@ -549,6 +586,69 @@ def test_the_contract_error_example_deal_4():
     assert one_deal({**results, "Bob": {**line, "penalty": 93}}, doubled=False, deal=4) == [
         ("PENALTY_MISMATCH", "Bob")
     ]
+
+
+FIFTEEN = "2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC 2D 3D 4D"  # deal 6, 1 call, unopened: 13 + 2; worth 93
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        # Issue 10: a contract error is a failed first lay-down, so the player is unopened (R18, V4).
+        (
+            {"calls": 0, "contract_error": True, "opened": True, "hand": "5C 6C 7C", "penalty": 68},
+            [("HAND_SIZE", "Cy"), ("CONTRACT_ERROR_OPENED", "Cy")],
+        ),
+        (
+            {"calls": 2, "contract_error": True, "opened": True, "hand": "5C 6C 7C", "penalty": 68},
+            [("HAND_SIZE", "Cy"), ("CONTRACT_ERROR_OPENED", "Cy")],
+        ),
+        (
+            {"calls": 1, "contract_error": True, "opened": True, "hand": FIFTEEN, "penalty": 143},
+            [("CONTRACT_ERROR_OPENED", "Cy")],
+        ),
+        ({"calls": 1, "contract_error": True, "opened": False, "hand": FIFTEEN, "penalty": 143}, []),
+        ({"calls": 1, "contract_error": True, "hand": FIFTEEN, "penalty": 143}, []),
+        ({"calls": 1, "contract_error": True, "hand": "5C 6C", "penalty": 61}, [("HAND_SIZE", "Cy")]),
+        # Without a hand: the score must fit an unopened hand (V10 with V4's size).
+        (
+            {"calls": 1, "contract_error": True, "opened": True, "penalty": 55},
+            [("CONTRACT_ERROR_OPENED", "Cy"), ("PENALTY_RANGE", "Cy")],
+        ),
+        (
+            {"calls": 1, "contract_error": True, "opened": True, "penalty": 150},
+            [("CONTRACT_ERROR_OPENED", "Cy")],
+        ),
+        ({"calls": 1, "contract_error": True, "penalty": 55}, [("PENALTY_RANGE", "Cy")]),
+        # Without a contract error the same lines are an opened player's.
+        ({"calls": 1, "opened": True, "hand": "5C 6C", "penalty": 11}, []),
+        ({"calls": 1, "opened": True, "penalty": 5}, []),
+    ],
+)
+def test_a_contract_error_leaves_the_player_unopened(line, expected):
+    results = {"Ann": dict(WINNER, calls=1), "Bob": {"calls": 0, "penalty": 40}, "Cy": line}
+    assert one_deal(results, doubled=False, deal=6) == expected
+
+
+def test_the_contract_error_findings_say_why():
+    line = {"calls": 2, "contract_error": True, "opened": True, "hand": "5C 6C 7C", "penalty": 68}
+    results = {"Ann": dict(WINNER, calls=1), "Bob": {"calls": 0, "penalty": 40}, "Cy": line}
+    sheet = {"format": "kalooki-sheet/1", "players": ["Ann", "Bob", "Cy"], "deals": [
+        {"deal": 6, "out": "Ann", "doubled": False, "results": results}
+    ]}  # fmt: skip
+    size, opened = (item for item in validate_data(sheet) if item.player == "Cy")
+    assert (size.code, size.rule, size.expected, size.found) == ("HAND_SIZE", "V4", 17, 3)
+    assert size.message == (
+        "Cy's contract error sent the lay-down back to hand, so Cy is unopened (R18) and holds "
+        "d + 2c = 13 + 2×2 = 17 cards, not 3"
+    )
+    assert (opened.code, opened.rule, opened.expected, opened.found) == (
+        "CONTRACT_ERROR_OPENED",
+        "R18",
+        False,
+        True,
+    )
+    assert "Cy cannot be marked opened" in opened.message
 
 
 @pytest.mark.parametrize(
