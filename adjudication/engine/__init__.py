@@ -2,7 +2,8 @@
 
 - ``cards``: cards and their notation; ``rules``: a game's parameters as a frozen ``RuleSet``;
 - ``melds``: sets, runs and a lay-down against a deal's contract;
-- ``scoring``: hand values and a deal's scores (R14–R18);
+- ``scoring``: hand values and a deal's scores (R14–R18); ``dealing``: dealer order, the deal due next and
+  a deal's place in playing order (R19, R21);
 - ``sheet``: reading and writing ``kalooki-sheet/1``; ``findings``: the validator's finding codes;
 - ``validator``: checks V1–V14 of a sheet; ``simulator``: seeded valid sheets for tests and benchmarks.
 """
