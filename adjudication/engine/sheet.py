@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, NoReturn
 
 from .cards import Card
 from .rules import DEALS_PER_SET, DEFAULT_PRESET, InvalidRuleSet, RuleSet, ruleset_from
@@ -437,7 +437,7 @@ def read_deal(raw: object, index: int, header: Header, path: str | None = None) 
     return DealRow(index, number, void, dealer, out, doubled, rows)
 
 
-def _unknown_player(name: object, path: str, seats: Mapping[str, int]) -> None:
+def _unknown_player(name: object, path: str, seats: Mapping[str, int]) -> NoReturn:
     if isinstance(name, str) and len(name) > MAX_TEXT:
         raise _text_too_long(name, path)
     raise SheetError(path, f"{got(name)} is not one of the players ({', '.join(seats)})")
@@ -511,7 +511,7 @@ def read_deals(header: Header) -> Iterator[DealRow]:
         yield row
 
 
-def _too_many_voids(index: int) -> None:
+def _too_many_voids(index: int) -> NoReturn:
     raise SheetError(f"deals[{index}]", f"more than {MAX_VOID_DEALS} void deals in one set")
 
 
