@@ -34,8 +34,9 @@ from django.utils.dateparse import parse_datetime
 from django.utils.text import slugify
 
 from adjudication.engine.rules import InvalidRuleSet, ruleset_from
+from adjudication.engine.sheet import RESULT_KEYS as ENGINE_RESULT_KEYS
 from adjudication.engine.sheet import SheetError, decode_json, got, parse_sheet
-from scoring import deal_input, services, sheets
+from scoring import services, sheets
 from scoring.models import TIEBREAKS, Entry, Event, GameSet, Round, Table
 
 from .audit import audit_record
@@ -50,7 +51,7 @@ ARCHIVED_OBJECT = "archive"
 # What the importer reads of a sheet; anything else is ignored (SCORESHEET.md: unknown fields).
 SHEET_KEYS = ("format", "ruleset", "rules", "players", "first_dealer", "deals", "substitutes")
 DEAL_KEYS = ("deal", "dealer", "void", "out", "doubled", "results")
-RESULT_KEYS = deal_input.RESULT_KEYS
+RESULT_KEYS = tuple(sorted(ENGINE_RESULT_KEYS))
 # Model field -> archive key, so a refusal from a service names the archive's place.
 EVENT_FIELD_PATHS = {
     "ruleset_preset": "ruleset",

@@ -1,189 +1,252 @@
-"""Deal data as a form or a JSON file gives it, read into one clean value before anything is written.
+"""The one way in for a deal: form strings or JSON become the engine's deal value, read by the engine.
 
-The one place where a deal's text is turned into numbers, flags and names, with one set of limits.
+`read_deal` turns what a form posts ("3", "yes", "") into JSON values, lets the engine's reader
+(`adjudication.engine.sheet.read_one_deal`) check them with the spec's limits — the same reader, and
+so the same limits, as a whole sheet's — and then checks what storing the deal needs on top: no NUL
+character (PostgreSQL cannot keep one) and numbers the database can hold. Director entry, the live
+check, sheet imports and archives all read deals here; refusals are ValidationErrors keyed by the
+place (`results.Bob.calls`, `deals[3].results.Bob.calls`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import Any
 
-from django.core.exceptions import ValidationError
-
-from adjudication.engine.cards import InvalidCard, format_cards, parse_cards
-from adjudication.engine.rules import DEALS_PER_SET
-from adjudication.engine.scoring import deal_score, hand_value
+from adjudication.engine.cards import format_cards
+from adjudication.engine.rules import RuleSet
+from adjudication.engine.scoring import result_penalty
+from adjudication.engine.sheet import (
+    DEAL_KEYS,
+    MAX_HAND_CARDS,
+    MAX_TEXT,
+    RESULT_KEYS,
+    DealRecord,
+    PlayerResult,
+    SheetError,
+    read_one_deal,
+)
 
 from .errors import field_errors
 
-TRUE_WORDS = {"true", "1", "yes", "on", "y"}
-FALSE_WORDS = {"false", "0", "no", "off", "n", ""}
-
-
-def as_bool(value: Any, path: str, *, optional: bool = False) -> bool | None:
-    if value is None and optional:
-        return None
-    if isinstance(value, bool):
-        return value
-    if value is None:
-        return False
-    if isinstance(value, str) and value.strip().lower() in TRUE_WORDS | FALSE_WORDS:
-        text = value.strip().lower()
-        if optional and text == "":
-            return None
-        return text in TRUE_WORDS
-    raise field_errors({path: f"expected true or false, got {value!r}"})
-
-
-# Far above any real score, below every database's integer range.
+# What the database holds on top of the spec's limits: far above any real score or count.
 LARGEST_NUMBER = 1_000_000
+LARGEST_CALLS = 99
+
+__all__ = [
+    "LARGEST_CALLS",
+    "LARGEST_NUMBER",
+    "MAX_HAND_CARDS",
+    "MAX_TEXT",
+    "as_int",
+    "as_text",
+    "as_typed",
+    "penalty_of",
+    "read_deal",
+    "read_typed",
+    "storable",
+]
+
+TRUE_WORDS = frozenset({"true", "1", "yes", "on", "y"})
+FALSE_WORDS = frozenset({"false", "0", "no", "off", "n"})
+
+# How a form's text becomes a JSON value, field by field ("" is no value: the field's default).
+_NUMBERS = frozenset({"deal", "calls", "penalty", "total", "other_points"})
+_FLAGS = frozenset({"void", "doubled", "opened", "overcall", "contract_error"})
+_NAMES = frozenset({"out", "dealer"})
 
 
-def as_int(value: Any, path: str, *, minimum: int = 0, optional: bool = False) -> int | None:
-    if value is None or (isinstance(value, str) and not value.strip()):
-        if optional:
+def _json_value(key: str, value: Any) -> Any:
+    """A form's string as the JSON value the engine reads; anything else unchanged (the engine refuses
+    what it cannot read, naming the place)."""
+    if not isinstance(value, str):
+        return value
+    text = value.strip()
+    if key in _NAMES:
+        return text or None
+    if key in _FLAGS:
+        lowered = text.lower()
+        if not lowered:
             return None
-        raise field_errors({path: "expected a whole number, got nothing"})
-    if isinstance(value, bool):
-        raise field_errors({path: f"expected a whole number, got {value!r}"})
-    if isinstance(value, str):
+        if lowered in TRUE_WORDS:
+            return True
+        if lowered in FALSE_WORDS:
+            return False
+        return value
+    if key in _NUMBERS:
+        if not text:
+            return None
         try:
-            value = int(value.strip())
+            return int(text)
         except ValueError:
-            raise field_errors({path: f"expected a whole number, got {value!r}"}) from None
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if not isinstance(value, int):
-        raise field_errors({path: f"expected a whole number, got {value!r}"})
-    if value < minimum:
-        raise field_errors({path: f"expected a whole number of at least {minimum}, got {value}"})
-    if value > LARGEST_NUMBER:
-        raise field_errors({path: f"expected a whole number of at most {LARGEST_NUMBER}, got {value}"})
+            return value
     return value
 
 
-def as_text(value: Any, path: str, *, optional: bool = True) -> str | None:
-    if value is None and optional:
+def _json_deal(data: Any, path: str, default_number: int | None) -> Any:
+    if not isinstance(data, Mapping):
+        raise field_errors({path or "deal": "Deal data must be an object."})
+    unknown = sorted(str(key) for key in data if key not in DEAL_KEYS)
+    if unknown:
+        raise field_errors({_at(path, unknown[0]): "unknown field"})
+    deal = {key: _json_value(key, value) for key, value in data.items() if key != "results"}
+    if deal.get("deal") is None and default_number is not None:
+        deal["deal"] = default_number
+    results = data.get("results")
+    if isinstance(results, Mapping):
+        deal["results"] = {
+            name: _json_result(raw, _at(path, f"results.{name}")) for name, raw in results.items()
+        }
+    elif results is not None:
+        deal["results"] = results
+    return deal
+
+
+def _json_result(raw: Any, path: str) -> Any:
+    if not isinstance(raw, Mapping):
+        raise field_errors({path: "expected an object of results"})
+    unknown = sorted(str(key) for key in raw if key not in RESULT_KEYS)
+    if unknown:
+        raise field_errors({f"{path}.{unknown[0]}": "unknown field"})
+    return {key: _json_value(key, value) for key, value in raw.items()}
+
+
+def _at(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+def _no_nul(value: str | None, path: str) -> None:
+    if value is not None and "\x00" in value:
+        raise field_errors({path: "text cannot contain NUL characters"})
+
+
+def _at_most(value: int | None, largest: int, path: str) -> None:
+    if value is not None and value > largest:
+        raise field_errors({path: f"expected a whole number of at most {largest}, got {value}"})
+
+
+def storable(deal: DealRecord, *, rules: RuleSet, path: str = "") -> DealRecord:
+    """The deal as it is stored: `as_typed`, and each penalty left blank computed from the hand (R16)
+    — refused, naming the field, when it cannot be."""
+    deal = as_typed(deal, path=path)
+    results = {}
+    for name, result in deal.results.items():
+        where = _at(path, f"results.{name}")
+        penalty = result.penalty
+        if penalty is None:
+            if result.bad_cards:
+                raise field_errors({f"{where}.hand": f"cannot read {', '.join(result.bad_cards)}"})
+            penalty = penalty_of(deal, name, result, rules=rules)
+            if penalty is None:
+                raise field_errors({f"{where}.penalty": "give the cards left in hand or the penalty"})
+            _at_most(penalty, LARGEST_NUMBER, f"{where}.penalty")
+        results[name] = replace(result, penalty=penalty)
+    return replace(deal, results=results)
+
+
+def as_typed(deal: DealRecord, *, path: str = "") -> DealRecord:
+    """The deal checked against what the database holds (no NUL, numbers it can keep), each hand in
+    file notation (as written when a card cannot be read: the validator reports BAD_CARD) and blank
+    reasons dropped. Penalties left blank stay blank (the live check shows what they will be)."""
+    for key in ("dealer", "out"):
+        _no_nul(getattr(deal, key), _at(path, key))
+    results = {}
+    for name, result in deal.results.items():
+        where = _at(path, f"results.{name}")
+        for key in ("hand", "other_reason"):
+            _no_nul(getattr(result, key), f"{where}.{key}")
+        _at_most(result.calls, LARGEST_CALLS, f"{where}.calls")
+        for key in ("penalty", "total", "other_points"):
+            _at_most(getattr(result, key), LARGEST_NUMBER, f"{where}.{key}")
+        # Scores are never negative (R14), so neither is a running total the database keeps.
+        if result.total is not None and result.total < 0:
+            raise field_errors(
+                {f"{where}.total": f"expected a whole number of at least 0, got {result.total}"}
+            )
+        hand = result.hand
+        if hand is not None:
+            hand = format_cards(result.cards) if result.cards is not None else hand.strip()
+        reason = (result.other_reason or "").strip() or None
+        results[name] = replace(result, hand=hand, other_reason=reason)
+    return replace(deal, results=results)
+
+
+def penalty_of(deal: DealRecord, name: str, result: PlayerResult, *, rules: RuleSet) -> int | None:
+    """R16 for one line of `deal`: the winner's 0 + infractions, else the hand's value (doubled under
+    R14) + infractions; None without a readable hand."""
+    return result_penalty(
+        rules=rules,
+        winner=deal.out == name,
+        doubled=deal.doubled,
+        cards=result.cards,
+        overcall=result.overcall,
+        contract_error=result.contract_error,
+        other_points=result.other_points,
+    )
+
+
+def read_deal(
+    data: Any,
+    *,
+    players: Sequence[str],
+    rules: RuleSet,
+    default_number: int | None = None,
+    path: str = "",
+) -> DealRecord:
+    """One deal from a form or JSON (`{"deal": 3, "out": "Ann", "results": {"Bob": {"calls": "1",
+    "hand": "AS 7D"}}}`) as the engine's DealRecord, ready to store (`storable`). `default_number` is
+    the deal's number when the data gives none. Raises ValidationError keyed by the place."""
+    return storable(
+        read_typed(data, players=players, rules=rules, default_number=default_number, path=path),
+        rules=rules,
+        path=path,
+    )
+
+
+def read_typed(
+    data: Any,
+    *,
+    players: Sequence[str],
+    rules: RuleSet,
+    default_number: int | None = None,
+    path: str = "",
+) -> DealRecord:
+    """The deal as typed so far (`as_typed`): read like `read_deal`, penalties left blank kept blank."""
+    raw = _json_deal(data, path, default_number)
+    try:
+        deal = read_one_deal(raw, players=players, rules=rules, path=path)
+    except SheetError as exc:
+        raise field_errors({exc.path or path or "deal": exc.problem}) from None
+    return as_typed(deal, path=path)
+
+
+def as_int(value: Any, path: str, *, minimum: int = 0) -> int:
+    """A whole number from a form or JSON (`"5"`, `5`, `5.0`) in minimum…LARGEST_NUMBER."""
+    number = value
+    if isinstance(value, str):
+        try:
+            number = int(value.strip())
+        except ValueError:
+            number = None
+    elif isinstance(value, float) and value.is_integer():
+        number = int(value)
+    if isinstance(number, bool) or not isinstance(number, int):
+        shown = "nothing" if value is None or value == "" else repr(value)
+        raise field_errors({path: f"expected a whole number, got {shown}"})
+    if number < minimum:
+        raise field_errors({path: f"expected a whole number of at least {minimum}, got {number}"})
+    _at_most(number, LARGEST_NUMBER, path)
+    return number
+
+
+def as_text(value: Any, path: str) -> str | None:
+    """Text as stored (None stays None): no NUL character, at most MAX_TEXT characters."""
+    if value is None:
         return None
     if not isinstance(value, str):
         raise field_errors({path: f"expected text, got {value!r}"})
-    # PostgreSQL cannot store NUL characters; no sheet needs one.
-    if "\x00" in value:
-        raise field_errors({path: "text cannot contain NUL characters"})
+    _no_nul(value, path)
+    if len(value) > MAX_TEXT:
+        raise field_errors({path: f"expected at most {MAX_TEXT} characters, got {len(value)}"})
     return value
-
-
-def as_name(value: Any, path: str, names: Sequence[str]) -> str | None:
-    if value is None or value == "":
-        return None
-    if not isinstance(value, str) or value not in names:
-        raise field_errors({path: f"{value!r} is not seated at this table ({', '.join(names)})"})
-    return value
-
-
-@dataclass(frozen=True)
-class CleanResult:
-    calls: int
-    hand: str | None
-    penalty: int | None
-    total: int | None
-    opened: bool | None
-    overcall: bool
-    contract_error: bool
-    other_points: int
-    other_reason: str
-
-
-@dataclass(frozen=True)
-class CleanDeal:
-    number: int
-    void: bool
-    out: str | None
-    doubled: bool
-    dealer: str | None
-    results: dict[str, CleanResult]
-
-
-RESULT_KEYS = {
-    "calls",
-    "hand",
-    "penalty",
-    "total",
-    "opened",
-    "overcall",
-    "contract_error",
-    "other_points",
-    "other_reason",
-}
-
-
-def clean_result(raw: Any, path: str) -> CleanResult:
-    if not isinstance(raw, Mapping):
-        raise field_errors({path: "expected an object of results"})
-    unknown = sorted(str(key) for key in set(raw) - RESULT_KEYS)
-    if unknown:
-        raise field_errors({f"{path}.{unknown[0]}": "unknown field"})
-    hand = as_text(raw.get("hand"), f"{path}.hand")
-    reason = as_text(raw.get("other_reason") or "", f"{path}.other_reason") or ""
-    return CleanResult(
-        calls=as_int(raw.get("calls", 0), f"{path}.calls") or 0,
-        hand=normal_hand(hand),
-        penalty=as_int(raw.get("penalty"), f"{path}.penalty", optional=True),
-        total=as_int(raw.get("total"), f"{path}.total", optional=True),
-        opened=as_bool(raw.get("opened"), f"{path}.opened", optional=True),
-        overcall=bool(as_bool(raw.get("overcall", False), f"{path}.overcall")),
-        contract_error=bool(as_bool(raw.get("contract_error", False), f"{path}.contract_error")),
-        other_points=as_int(raw.get("other_points", 0), f"{path}.other_points") or 0,
-        other_reason=reason.strip()[:500],
-    )
-
-
-def normal_hand(hand: str | None) -> str | None:
-    """Hands are stored in file notation when readable, as written otherwise (BAD_CARD finding)."""
-    if hand is None:
-        return None
-    try:
-        return format_cards(parse_cards(hand))
-    except InvalidCard:
-        return hand.strip()
-
-
-def clean_deal(data: Any, names: Sequence[str], *, default_number: int) -> CleanDeal:
-    if not isinstance(data, Mapping):
-        raise ValidationError("Deal data must be an object.")
-    number = as_int(data.get("deal", default_number), "deal", minimum=1)
-    if number is None or number > DEALS_PER_SET:
-        raise field_errors({"deal": f"expected a deal number from 1 to 9, got {number}"})
-    raw_results = data.get("results") or {}
-    if not isinstance(raw_results, Mapping):
-        raise field_errors({"results": "expected an object keyed by player name"})
-    results = {}
-    for name, raw in raw_results.items():
-        as_name(name, f"results.{name}", names)
-        results[name] = clean_result(raw, f"results.{name}")
-    return CleanDeal(
-        number=number,
-        void=bool(as_bool(data.get("void", False), "void")),
-        out=as_name(data.get("out"), "out", names),
-        doubled=bool(as_bool(data.get("doubled", False), "doubled")),
-        dealer=as_name(data.get("dealer"), "dealer", names),
-        results=results,
-    )
-
-
-def computed_penalty(rules, clean: CleanDeal, name: str, result: CleanResult, path: str) -> int:
-    """R16: hand value (× doubling factor when doubled, R14) plus infraction points (R17, R18)."""
-    winner = clean.out == name
-    raw = 0
-    if not winner:
-        if result.hand is None:
-            raise field_errors({f"{path}.penalty": "give the cards left in hand or the penalty"})
-        try:
-            raw = hand_value(parse_cards(result.hand), rules)
-        except InvalidCard as exc:
-            raise field_errors({f"{path}.hand": str(exc)}) from None
-    infractions = rules.infraction_points(
-        overcall=result.overcall, contract_error=result.contract_error, other=result.other_points
-    )
-    return deal_score(raw=raw, doubled=clean.doubled, infractions=infractions, rules=rules, winner=winner)

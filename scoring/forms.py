@@ -14,6 +14,9 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
+from adjudication.engine.rules import DEALS_PER_SET
+
+from .deal_input import LARGEST_CALLS, LARGEST_NUMBER, MAX_TEXT
 from .models import DealResult, Round
 
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024
@@ -60,9 +63,9 @@ class DealForm(AlertsMixin, forms.Form):
     doubled = forms.BooleanField(label="Doubled", required=False)
     void = forms.BooleanField(label="Void (replayed)", required=False)
     dealer = forms.ChoiceField(label="Dealer", required=False)
-    reason = forms.CharField(label="Reason for the correction", required=False, max_length=500)
+    reason = forms.CharField(label="Reason for the correction", required=False, max_length=MAX_TEXT)
     # What the director was looking at: a changed deal or a deal recorded meanwhile is refused.
-    deal = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=9)
+    deal = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=DEALS_PER_SET)
     version = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
     sequence = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
 
@@ -80,28 +83,30 @@ class DealForm(AlertsMixin, forms.Form):
 class PlayerResultForm(forms.Form):
     """One player's line of the deal: calls, hand or penalty as written, total, marks, other points."""
 
-    calls = forms.IntegerField(label="Calls", required=False, min_value=0, max_value=99, widget=_numeric(2))
+    calls = forms.IntegerField(
+        label="Calls", required=False, min_value=0, max_value=LARGEST_CALLS, widget=_numeric(2)
+    )
     hand = forms.CharField(
         label="Cards in hand",
         required=False,
-        max_length=400,
+        max_length=MAX_TEXT,
         widget=forms.TextInput(attrs={"autocomplete": "off", "size": 18, "spellcheck": "false"}),
     )
     penalty = forms.IntegerField(
-        label="Penalty as written", required=False, min_value=0, max_value=100_000, widget=_numeric()
+        label="Penalty as written", required=False, min_value=0, max_value=LARGEST_NUMBER, widget=_numeric()
     )
     total = forms.IntegerField(
-        label="Total as written", required=False, min_value=0, max_value=1_000_000, widget=_numeric()
+        label="Total as written", required=False, min_value=0, max_value=LARGEST_NUMBER, widget=_numeric()
     )
     overcall = forms.BooleanField(label="Over-call (R17)", required=False)
     contract_error = forms.BooleanField(label="Contract error (R18)", required=False)
     other_points = forms.IntegerField(
-        label="Other points", required=False, min_value=0, max_value=10_000, widget=_numeric(3)
+        label="Other points", required=False, min_value=0, max_value=LARGEST_NUMBER, widget=_numeric(3)
     )
     other_reason = forms.CharField(
         label="Reason for other points",
         required=False,
-        max_length=500,
+        max_length=MAX_TEXT,
         widget=forms.TextInput(attrs={"autocomplete": "off", "size": 12}),
     )
     opened = forms.ChoiceField(label="Opened", required=False, choices=OPENED_CHOICES)
@@ -272,7 +277,7 @@ class DeleteDealForm(VersionedForm):
 
 class LaydownForm(AlertsMixin, forms.Form):
     deal = forms.TypedChoiceField(
-        label="Deal", coerce=int, choices=[(number, str(number)) for number in range(1, 10)]
+        label="Deal", coerce=int, choices=[(number, str(number)) for number in range(1, DEALS_PER_SET + 1)]
     )
     melds = forms.CharField(
         label="Lay-down (melds separated by |)",
@@ -280,7 +285,7 @@ class LaydownForm(AlertsMixin, forms.Form):
         help_text="For example: QS QH JK | 4H 5H 6H 7H | 9C 10C JC QC",
     )
 
-    def __init__(self, *args, deals: int = 9, **kwargs) -> None:
+    def __init__(self, *args, deals: int = DEALS_PER_SET, **kwargs) -> None:
         # Its own ids: the deal form on the same page has a `deal` field too.
         kwargs.setdefault("auto_id", "id_laydown_%s")
         super().__init__(*args, **kwargs)
@@ -319,7 +324,7 @@ class SubstituteForm(AlertsMixin, forms.Form):
         coerce=int,
         required=False,
         empty_value=None,
-        choices=[("", "—")] + [(number, str(number)) for number in range(1, 10)],
+        choices=[("", "—")] + [(number, str(number)) for number in range(1, DEALS_PER_SET + 1)],
     )
     reason = forms.CharField(label="Reason", required=False, max_length=500)
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from typing import Any
 
+from adjudication.engine.dealing import dealer_of_deal, dealer_seats
 from adjudication.engine.rules import RuleSet
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -230,25 +231,6 @@ def rules_line(rules: RuleSet) -> str:
     )
 
 
-def dealer_seats(
-    *, seats: int, first_dealer: int, voids: Sequence[bool] = (), rules: RuleSet | None = None
-) -> list[int]:
-    """R21 / V13: the dealer's seat for each deal in playing order.
-
-    With no `voids` this is the nine scored deals. A void deal is redealt by the same dealer unless
-    the ruleset says `void_redeal = "next"` (R19).
-    """
-    same_after_void = rules is None or rules.void_redeal == "same"
-    flags = list(voids) or [False] * 9
-    position = first_dealer - 1
-    dealers = []
-    for void in flags:
-        dealers.append(position % seats + 1)
-        if not (void and same_after_void):
-            position += 1
-    return dealers
-
-
 def blank_sheet(
     *,
     event: EventHeader,
@@ -265,7 +247,6 @@ def blank_sheet(
     players = tuple(sorted(players, key=lambda player: player.position))
     names = [player.name for player in players]
     first = _seat_index(players, first_dealer)
-    dealers = dealer_seats(seats=len(players), first_dealer=first + 1) if players else []
     empty = tuple(SheetCell() for _ in players)
     deals = tuple(
         SheetDeal(
@@ -273,7 +254,7 @@ def blank_sheet(
             size=rules.deal_size(number),
             contract=rules.contract(number),
             description=rules.describe_contract(number),
-            dealer=names[dealers[number - 1] - 1] if names else "",
+            dealer=names[dealer_of_deal(number, first_dealer=first, players=len(names))] if names else "",
             cells=empty,
         )
         for number in range(1, len(rules.schedule) + 1)
@@ -344,10 +325,17 @@ def completed_sheet(
     recorded_numbers = {deal.number for deal in deals}
     pending = [deal for deal in blank.deals if deal.number not in recorded_numbers]
     first = names.index(blank.first_dealer) + 1 if blank.first_dealer in names else 1
-    voids = [deal.void for deal in deals] + [False] * len(pending)
+    played = [(deal.number, deal.void) for deal in deals] + [(deal.number, False) for deal in pending]
     # R21 / V13 (R19 for voids): where the sheet gives no dealer, print the one the rules expect.
     expected = (
-        dealer_seats(seats=len(players), first_dealer=first, voids=voids, rules=rules) if players else []
+        [
+            seat + 1
+            for seat in dealer_seats(
+                played, first_dealer=first - 1, players=len(players), void_redeal=rules.void_redeal
+            )
+        ]
+        if players
+        else []
     )
     running = [0] * len(players)
     scored = [False] * len(players)

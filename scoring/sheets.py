@@ -12,7 +12,6 @@ from typing import Any
 from django.db.models import Prefetch
 
 from adjudication.engine.findings import Finding
-from adjudication.engine.rules import DEALS_PER_SET
 from adjudication.engine.sheet import FORMAT as SHEET_FORMAT
 from adjudication.engine.sheet import result_as_dict
 from adjudication.engine.validator import validate_data
@@ -106,11 +105,3 @@ def sheet_from_rows(game_set: GameSet, seats: Sequence[Seat], deals: Sequence[De
 def findings_for_set(game_set: GameSet, *, sheet: Mapping[str, Any] | None = None) -> list[Finding]:
     """The engine validator's findings (adjudication.engine.findings.Finding) for the set."""
     return validate_data(dict(sheet) if sheet is not None else sheet_for_set(game_set))
-
-
-def next_deal_number(deals: Sequence[Deal]) -> int:
-    """The number the next row plays: a void deal is replayed, otherwise the next deal (V11)."""
-    if not deals:
-        return 1
-    last = deals[-1]
-    return last.number if last.void else min(last.number + 1, DEALS_PER_SET)

@@ -40,9 +40,10 @@ MAX_DEPTH: Final = 20  # levels of nested JSON objects and lists; a sheet itself
 # Where the reader's objects sit in a sheet: a deal is level 3 (sheet → deals → deal), a result level 5.
 _DEAL_LEVEL: Final = 3
 _RESULT_LEVEL: Final = 5
-_SHEET_KEYS: Final = frozenset({"format", "ruleset", "rules", "players", "first_dealer", "deals"})
-_DEAL_KEYS: Final = frozenset({"deal", "void", "dealer", "out", "doubled", "results"})
-_RESULT_KEYS: Final = frozenset(
+# The fields the reader knows; others are ignored (SCORESHEET.md: importers keep what they understand).
+SHEET_KEYS: Final = frozenset({"format", "ruleset", "rules", "players", "first_dealer", "deals"})
+DEAL_KEYS: Final = frozenset({"deal", "void", "dealer", "out", "doubled", "results"})
+RESULT_KEYS: Final = frozenset(
     {
         "calls",
         "penalty",
@@ -358,8 +359,8 @@ def _whole_floats(value: Any) -> Any:
 def read_header(data: object) -> Header:
     """Everything above ``deals``: format, rules, players, first dealer (SheetError when unreadable)."""
     sheet = _object(data, "")
-    if not sheet.keys() <= _SHEET_KEYS:
-        _check_extras(sheet, _SHEET_KEYS, "", 1)
+    if not sheet.keys() <= SHEET_KEYS:
+        _check_extras(sheet, SHEET_KEYS, "", 1)
     if sheet.get("format") != FORMAT:
         found = got(sheet["format"]) if "format" in sheet else "nothing"
         raise SheetError("format", f'expected "{FORMAT}", got {found}')
@@ -404,8 +405,8 @@ def read_deal(raw: object, index: int, header: Header, path: str | None = None) 
     where = f"deals[{index}]" if path is None else path
     if type(raw) is not dict:
         raw = _object(raw, where)
-    if not raw.keys() <= _DEAL_KEYS:
-        _check_extras(raw, _DEAL_KEYS, where, _DEAL_LEVEL)
+    if not raw.keys() <= DEAL_KEYS:
+        _check_extras(raw, DEAL_KEYS, where, _DEAL_LEVEL)
     get = raw.get
     number = get("deal")
     if type(number) is not int or not 1 <= number <= DEALS_PER_SET:
@@ -457,8 +458,8 @@ def read_result(raw: object, where: str, name: str) -> ResultRow:
     validator's hot path). Scores are never negative (R14): a negative penalty is unreadable."""
     if type(raw) is not dict:
         raw = _object(raw, _join(where, f"results.{name}"))
-    if not raw.keys() <= _RESULT_KEYS:
-        _check_extras(raw, _RESULT_KEYS, _join(where, f"results.{name}"), _RESULT_LEVEL)
+    if not raw.keys() <= RESULT_KEYS:
+        _check_extras(raw, RESULT_KEYS, _join(where, f"results.{name}"), _RESULT_LEVEL)
     get = raw.get
     calls = get("calls", 0)
     penalty = get("penalty")
@@ -487,8 +488,9 @@ def read_result(raw: object, where: str, name: str) -> ResultRow:
         overcall = bool(_flag(overcall, _field(where, name, "overcall")))
     if type(contract_error) is not bool:
         contract_error = bool(_flag(contract_error, _field(where, name, "contract_error")))
-    if type(other) is not int:
-        other = 0 if other is None else _whole(other, _field(where, name, "other_points"), minimum=None)
+    if type(other) is not int or other < 0:
+        # Infraction points add to a score, never take from it (R16, R17, R18).
+        other = 0 if other is None else _whole(other, _field(where, name, "other_points"))
     if reason is not None and (type(reason) is not str or len(reason) > MAX_TEXT):
         _text(reason, _field(where, name, "other_reason"))
     return (calls, penalty, total, hand, opened, overcall, contract_error, other, reason)

@@ -7,19 +7,20 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.core.exceptions import ValidationError
 
+from adjudication.engine.dealing import dealer_seats, next_deal_number, playing_position
 from adjudication.engine.findings import Finding
 from adjudication.engine.rules import DEALS_PER_SET, RuleSet
 from adjudication.engine.sheet import SheetError
 from adjudication.models import Ruling
 
-from ..deal_input import clean_deal, computed_penalty
+from ..deal_input import penalty_of, read_typed
 from ..models import Deal, DealResult, Event, GameSet, Round, Seat, Table
-from ..sheets import deals_of, findings_for_set, next_deal_number, seats_of, sheet_from_rows
+from ..sheets import deals_of, findings_for_set, seats_of, sheet_from_rows
 
 
 @dataclass(frozen=True)
@@ -118,16 +119,15 @@ class SetPage:
         return next((row for row in self.rows if row.placeholder), None)
 
 
-def _expected_dealers(deals: Sequence[Deal], first: int, seats: int, void_redeal: str) -> list[int]:
-    """R21 / V13: the dealer's seat for each deal in playing order (a void deal is redealt)."""
-    position = first
-    dealers = []
-    for deal in deals:
-        dealers.append(position)
-        if not deal.void or void_redeal == "next":
-            position = position % seats + 1
-    dealers.append(position)
-    return dealers
+def _dealer_positions(played: Sequence[tuple[int, bool]], table: Table, seats: int, rules: RuleSet) -> list:
+    """R21 / V13: the dealer's seat position for each (number, void) in playing order (R19 for voids);
+    None for a table with no one seated."""
+    if not seats or not 1 <= table.first_dealer <= seats:
+        return [None] * len(played)
+    order = dealer_seats(
+        played, first_dealer=table.first_dealer - 1, players=seats, void_redeal=rules.void_redeal
+    )
+    return [seat + 1 for seat in order]
 
 
 def _findings_index(findings: Sequence[Finding], deals: Sequence[Deal]):
@@ -152,6 +152,18 @@ def _findings_index(findings: Sequence[Finding], deals: Sequence[Deal]):
         else:
             rows[index].append(finding)
     return cells, rows, whole
+
+
+def _slots(order: Sequence[tuple[int, bool]], played: Sequence[tuple[int, bool]]) -> list[tuple[str, int]]:
+    """Name each place of `order`: ("played", index into `played`) or ("due", the deal's number)."""
+    slots, index = [], 0
+    for number, void in order:
+        if index < len(played) and played[index] == (number, void):
+            slots.append(("played", index))
+            index += 1
+        else:
+            slots.append(("due", number))
+    return slots
 
 
 def _deal_header(number: int, rules: RuleSet) -> dict[str, Any]:
@@ -201,7 +213,8 @@ def _cell(seat: Seat, deal: Deal, result: DealResult | None, running: int, **mar
 def set_grid(game_set: GameSet) -> SetPage:
     """Everything the table page shows for one set. Five queries whatever the event size.
 
-    Rows: one per deal in playing order, then placeholders up to deal 9. Findings are placed on
+    Rows: the deals in playing order, with a placeholder for each deal still to play at its number's
+    place (so deals 2 and 3 recorded show deal 1 due before them). Findings are placed on
     their cell (deal and player), their row (deal) or the whole set.
     """
     game_set = GameSet.objects.select_related("table__round__event", "verified_by", "updated_by").get(
@@ -228,7 +241,15 @@ def set_grid(game_set: GameSet) -> SetPage:
             ruling.deal = deal_of[ruling.deal_id]
         rulings_by[(ruling.deal_id, ruling.entry_id)].append(ruling)
     names = {seat.position: seat.entry.player.name for seat in seats}
-    dealers = _expected_dealers(deals, table.first_dealer, len(seats) or 1, rules.void_redeal)
+    played = [(deal.number, deal.void) for deal in deals]
+    # The deals still to play, each at its number's place in playing order (a deleted deal is due again).
+    scored_numbers = {number for number, void in played if not void}
+    order: list[tuple[int, bool]] = list(played)
+    for number in range(1, DEALS_PER_SET + 1):
+        if number not in scored_numbers:
+            order.insert(playing_position(order, number, False), (number, False))
+    slots = _slots(order, played)
+    dealers = dict(zip(slots, _dealer_positions(order, table, len(seats), rules), strict=True))
     running = {seat.entry_id: 0 for seat in seats}
     rows = []
     for index, deal in enumerate(deals):
@@ -248,12 +269,13 @@ def set_grid(game_set: GameSet) -> SetPage:
                     rulings=rulings_by.get((deal.pk, seat.entry_id), []),
                 )
             )
+        expected = dealers[("played", index)]
         rows.append(
             GridRow(
                 **_deal_header(deal.number, rules),
                 sequence=deal.sequence,
-                dealer=names.get(deal.dealer) if deal.dealer else names.get(dealers[index]),
-                dealer_expected=names.get(dealers[index]),
+                dealer=names.get(deal.dealer) if deal.dealer else names.get(expected),
+                dealer_expected=names.get(expected),
                 cells=cells,
                 deal=deal,
                 void=deal.void,
@@ -263,26 +285,22 @@ def set_grid(game_set: GameSet) -> SetPage:
                 findings=row_findings.get(index, []),
             )
         )
+    for position, slot in enumerate(slots, start=1):
+        kind, number = slot
+        if kind != "due":
+            continue
+        expected = dealers[slot]
+        row = GridRow(
+            **_deal_header(number, rules),
+            sequence=position,
+            dealer=names.get(expected),
+            dealer_expected=names.get(expected),
+            cells=[GridCell(entry_id=seat.entry_id, player=seat.entry.player.name) for seat in seats],
+            placeholder=True,
+        )
+        rows.insert(position - 1, row)
     scored = [deal for deal in deals if not deal.void]
-    next_number = None
-    if len(scored) < DEALS_PER_SET:
-        next_number = deals[-1].number if deals and deals[-1].void else len(scored) + 1
-        next_number = min(next_number, DEALS_PER_SET)
-        sequence = len(deals) + 1
-        position = dealers[len(deals)]
-        for number in range(next_number, DEALS_PER_SET + 1):
-            rows.append(
-                GridRow(
-                    **_deal_header(number, rules),
-                    sequence=sequence,
-                    dealer=names.get(position),
-                    dealer_expected=names.get(position),
-                    cells=[GridCell(entry_id=seat.entry_id, player=seat.entry.player.name) for seat in seats],
-                    placeholder=True,
-                )
-            )
-            sequence += 1
-            position = position % (len(seats) or 1) + 1
+    next_number = next_deal_number(played)
     totals = [PlayerTotal(seat.entry_id, seat.entry.player.name, running[seat.entry_id]) for seat in seats]
     complete = len(scored) >= DEALS_PER_SET
     lowest = min((row.total for row in totals), default=None)
@@ -356,8 +374,9 @@ def deal_preview(game_set: GameSet, *, data: Mapping[str, Any], sequence: int | 
     """The set's findings with one unsaved deal in place — nothing is written (director entry, live).
 
     `data` is the deal as `services.deal_record` takes it; `sequence` the playing position of the deal
-    being corrected (None: a new deal after the last). Penalties left blank are computed from the hand
-    as `deal_record` would; running totals are summed over the scored deals up to this one. Raises
+    being corrected (None: a new deal). The deal is checked where it will be saved, at its number's
+    place in playing order. Penalties left blank are computed from the hand as `deal_record` would;
+    running totals are summed over the scored deals up to this one. Raises
     ValidationError (keyed like `deal_record`'s) when the deal data cannot be read. Three queries.
     `other_findings` are those of other deals and of the whole set, SET_INCOMPLETE left out.
     """
@@ -367,56 +386,43 @@ def deal_preview(game_set: GameSet, *, data: Mapping[str, Any], sequence: int | 
     deals = deals_of(game_set)
     names = [seat.entry.player.name for seat in seats]
     editing = sequence is not None and 1 <= sequence <= len(deals)
-    index = sequence - 1 if editing and sequence is not None else len(deals)
-    default_number = deals[index].number if editing else next_deal_number(deals)
-    clean = clean_deal(data, names, default_number=default_number)
-    row: dict[str, Any] = {"deal": clean.number}
-    if clean.dealer:
-        row["dealer"] = clean.dealer
-    if clean.void:
-        row["void"] = True
-    row.update(out=clean.out, doubled=clean.doubled, results={})
-    computed: dict[str, int | None] = {}
-    for name, result in clean.results.items():
-        item: dict[str, Any] = {"calls": result.calls}
-        for key in ("hand", "total", "opened"):
-            if getattr(result, key) is not None:
-                item[key] = getattr(result, key)
-        for key in ("overcall", "contract_error", "other_points", "other_reason"):
-            if getattr(result, key):
-                item[key] = getattr(result, key)
-        try:
-            computed[name] = computed_penalty(rules, clean, name, result, f"results.{name}")
-        except ValidationError:
-            computed[name] = None
+    current = deals[sequence - 1] if editing and sequence is not None else None
+    others = [deal for deal in deals if deal is not current]
+    played = [(deal.number, deal.void) for deal in others]
+    default_number = current.number if current is not None else next_deal_number(played)
+    typed = read_typed(data, players=names, rules=rules, default_number=default_number)
+    computed = {name: penalty_of(typed, name, result, rules=rules) for name, result in typed.results.items()}
+    results = {}
+    for name, result in typed.results.items():
         penalty = result.penalty if result.penalty is not None else computed[name]
-        if penalty is not None:
-            item["penalty"] = penalty
-        row["results"][name] = item
-    sheet = sheet_from_rows(game_set, seats, deals)
-    sheet["deals"][index : (index + 1 if editing else index)] = [row]
+        results[name] = replace(result, penalty=penalty)
+    row = replace(typed, results=results).as_dict()
+    if not typed.results:
+        row.pop("results", None)
+    # The unsaved deal sits where it will be saved: its number's place in playing order.
+    index = playing_position(played, typed.deal, typed.void)
+    sheet = sheet_from_rows(game_set, seats, others)
+    sheet["deals"].insert(index, row)
     try:
         findings = findings_for_set(game_set, sheet=sheet)
     except SheetError as exc:
         raise ValidationError({getattr(exc, "path", "") or "deal": [str(exc)]}) from None
     running = dict.fromkeys(names, 0)
-    for played in sheet["deals"][: index + 1]:
-        if not played.get("void"):
-            for name, result in played.get("results", {}).items():
+    for deal in sheet["deals"][: index + 1]:
+        if not deal.get("void"):
+            for name, result in deal.get("results", {}).items():
                 running[name] += result.get("penalty") or 0
-    here = [finding for finding in findings if finding.deal == clean.number]
+    here = [finding for finding in findings if finding.deal == typed.deal]
     errors = sum(1 for finding in findings if finding.is_error)
     return DealPreview(
-        number=clean.number,
-        void=clean.void,
+        number=typed.deal,
+        void=typed.void,
         findings=findings,
         here=here,
         deal_findings=[finding for finding in here if not finding.player],
         player_findings={name: [finding for finding in here if finding.player == name] for name in names},
         other_findings=[
-            finding
-            for finding in findings
-            if finding.deal != clean.number and finding.code != "SET_INCOMPLETE"
+            finding for finding in findings if finding.deal != typed.deal and finding.code != "SET_INCOMPLETE"
         ],
         errors=errors,
         warnings=len(findings) - errors,
@@ -424,9 +430,9 @@ def deal_preview(game_set: GameSet, *, data: Mapping[str, Any], sequence: int | 
             PreviewLine(
                 player=name,
                 computed=computed.get(name),
-                penalty=row["results"].get(name, {}).get("penalty"),
-                total=running[name] if name in row["results"] and not clean.void else None,
-                total_written=row["results"].get(name, {}).get("total"),
+                penalty=results[name].penalty if name in results else None,
+                total=running[name] if name in results and not typed.void else None,
+                total_written=results[name].total if name in results else None,
             )
             for name in names
         ],

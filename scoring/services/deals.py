@@ -12,12 +12,14 @@ from django.utils import timezone
 
 from adjudication import sheet_marks
 from adjudication.audit import audit_record
-from adjudication.engine.rules import DEALS_PER_SET
+from adjudication.engine.dealing import next_deal_number, playing_position
+from adjudication.engine.findings import Finding
+from adjudication.engine.sheet import MAX_VOID_DEALS, DealRecord
 
-from ..deal_input import CleanDeal, clean_deal, computed_penalty
+from ..deal_input import read_deal
 from ..errors import field_errors
 from ..models import Deal, DealResult, GameSet, Seat
-from ..sheets import deal_as_data, deals_of, next_deal_number, seats_of, sheet_from_rows
+from ..sheets import deal_as_data, deals_of, seats_of, sheet_from_rows
 from .guards import SetLocked, check_version, locked_set, set_changed, stale_edit, user_or_none
 
 
@@ -27,11 +29,11 @@ class DealOutcome:
 
     deal: Deal
     created: bool
-    findings: list
+    findings: list[Finding]
 
     @property
-    def errors(self) -> list:
-        return [finding for finding in self.findings if finding.severity == "error"]
+    def errors(self) -> list[Finding]:
+        return [finding for finding in self.findings if finding.is_error]
 
 
 # Foreign keys set from rows just read in the same transaction: checking them again would cost a
@@ -54,12 +56,12 @@ def write_deal(
     *,
     game_set: GameSet,
     deal: Deal | None,
-    clean: CleanDeal,
+    record: DealRecord,
     seats: Sequence[Seat],
     sequence: int,
     user,
-    rules,
 ) -> Deal:
+    """Save `record` (read by `deal_input`) as `deal`, or as a new deal at `sequence`, with its results."""
     entries = {seat.entry.player.name: seat.entry for seat in seats}
     positions = {seat.entry.player.name: seat.position for seat in seats}
     if deal is None:
@@ -68,11 +70,11 @@ def write_deal(
         # The locked set already carries its table, round and event; the rulings sync reads them.
         deal.game_set = game_set
         deal.version += 1
-    deal.number = clean.number
-    deal.void = clean.void
-    deal.out = entries[clean.out] if clean.out else None
-    deal.doubled = clean.doubled
-    deal.dealer = positions[clean.dealer] if clean.dealer else None
+    deal.number = record.deal
+    deal.void = record.void
+    deal.out = entries[record.out] if record.out else None
+    deal.doubled = record.doubled
+    deal.dealer = positions[record.dealer] if record.dealer else None
     deal.updated_by = user_or_none(user)
     deal.updated_at = timezone.now()
     deal.full_clean(exclude=_RELATIONS, validate_unique=False, validate_constraints=False)
@@ -80,27 +82,23 @@ def write_deal(
     existing = {result.entry_id: result for result in DealResult.objects.filter(deal=deal)}
     keep = set()
     added = []
-    for name, result in clean.results.items():
+    for name, result in record.results.items():
         entry = entries[name]
         keep.add(entry.pk)
-        penalty = result.penalty
-        if penalty is None:
-            penalty = computed_penalty(rules, clean, name, result, f"results.{name}")
-        if penalty < 0:
-            raise field_errors({f"results.{name}.penalty": "a deal score cannot be negative"})
         row = existing.get(entry.pk)
         if row is None:
             row = DealResult(deal=deal, entry=entry)
             added.append(row)
         row.calls = result.calls
         row.hand = result.hand
-        row.penalty = penalty
+        row.penalty = result.penalty
         row.total_written = result.total
         row.opened = result.opened
         row.overcall = result.overcall
         row.contract_error = result.contract_error
         row.other_points = result.other_points
-        row.other_reason = result.other_reason
+        # The database keeps "" for no reason.
+        row.other_reason = result.other_reason or ""
         row.full_clean(exclude=_RELATIONS, validate_unique=False, validate_constraints=False)
     # One statement each for changed and new rows; DealResult has no save() override or signals to skip.
     kept = [row for entry_id, row in existing.items() if entry_id in keep]
@@ -108,6 +106,20 @@ def write_deal(
     DealResult.objects.bulk_create(added)
     DealResult.objects.filter(deal=deal).exclude(entry_id__in=keep).delete()
     return deal
+
+
+def _in_playing_order(game_set: GameSet, deals: Sequence[Deal], placed: Deal, index: int) -> None:
+    """Give the set's deals sequences 1, 2, … with `placed` at `index` among the others (`deals`, in
+    playing order). Only rows that move are written; each goes through a number no row holds, so the
+    unique (set, sequence) never clashes."""
+    order = [*deals[:index], placed, *deals[index:]]
+    moving = [(deal, position) for position, deal in enumerate(order, start=1) if deal.sequence != position]
+    spare = max([deal.sequence for deal in order] + [len(order)]) + 1
+    for offset, (deal, _) in enumerate(moving):
+        Deal.objects.filter(pk=deal.pk).update(sequence=spare + offset)
+    for deal, position in moving:
+        Deal.objects.filter(pk=deal.pk).update(sequence=position)
+        deal.sequence = position
 
 
 def deal_audit_data(deal: Deal, seats: Sequence[Seat]) -> dict[str, Any]:
@@ -126,15 +138,15 @@ def deal_record(
     expected_version: int | None = None,
     reason: str = "",
 ) -> DealOutcome:
-    """Record a new deal (`deal=None`, appended in playing order) or correct `deal`.
+    """Record a new deal (`deal=None`) or correct `deal`; either takes its number's place in playing order.
 
     `data` is one deal in the `kalooki-sheet/1` shape, results keyed by the seated players' names:
     `{"deal": 3, "void": False, "out": "Ann", "doubled": False, "dealer": "Bob",
       "results": {"Bob": {"calls": 1, "hand": "AS 7D"} | {"calls": 1, "penalty": 22}, ...}}`
     with optional per-player `total` (as written), `opened`, `overcall`, `contract_error`,
     `other_points`, `other_reason`. Without `penalty` the score is computed from `hand` (R14–R18);
-    the winner's is computed without a hand. `deal` defaults to the next number (a void deal's replay
-    keeps its number). Form strings ("3", "true") are accepted.
+    the winner's is computed without a hand. `deal` defaults to the lowest deal number not yet scored
+    (a void deal's replay keeps its number). Form strings ("3", "true") are accepted (`deal_input`).
 
     Drafts with error findings are saved; the set's findings are returned. Raises ValidationError
     (naming the field, e.g. `results.Bob.calls`), SetLocked for a verified set, StaleEdit when
@@ -154,36 +166,35 @@ def deal_record(
         if current is None:
             raise ValidationError("That deal is not part of this set (it may have been deleted).")
         check_version(current, expected_version, what=f"deal {current.number}")
-    if not isinstance(data, Mapping):
-        raise ValidationError("Deal data must be an object.")
-    scored = sum(1 for row in deals if not row.void)
-    if current is None and "deal" not in data and scored >= DEALS_PER_SET:
+    others = [row for row in deals if row is not current]
+    played = [(row.number, row.void) for row in others]
+    default_number = current.number if current else next_deal_number(played)
+    if isinstance(data, Mapping) and data.get("deal") in (None, "") and default_number is None:
         raise ValidationError("All nine deals of this set are recorded; correct one instead.")
-    default_number = current.number if current else next_deal_number(deals)
-    clean = clean_deal(data, names, default_number=default_number)
-    if not clean.void:
-        clash = next(
-            (row for row in deals if row.number == clean.number and not row.void and row is not current),
-            None,
-        )
+    rules = event.ruleset()
+    record = read_deal(data, players=names, rules=rules, default_number=default_number)
+    if not record.void:
+        clash = next((row for row in others if row.number == record.deal and not row.void), None)
         if clash is not None:
             if current is None:
                 raise stale_edit(clash, what=f"deal {clash.number}", expected=None, current=None)
-            raise field_errors({"deal": f"Deal {clean.number} is already recorded in this set."})
-    rules = event.ruleset()
+            raise field_errors({"deal": f"Deal {record.deal} is already recorded in this set."})
+    elif sum(1 for row in others if row.void) >= MAX_VOID_DEALS:
+        raise field_errors({"void": f"A set holds at most {MAX_VOID_DEALS} void deals."})
     before = deal_audit_data(current, seats) if current else None
-    sequence = current.sequence if current else len(deals) + 1
+    # A deal's place in playing order follows its number; a void deal goes just before its replay.
+    index = playing_position(played, record.deal, record.void)
     try:
         with transaction.atomic():
             saved = write_deal(
                 game_set=game_set,
                 deal=current,
-                clean=clean,
+                record=record,
                 seats=seats,
-                sequence=sequence,
+                sequence=max([row.sequence for row in deals], default=0) + 1,
                 user=user,
-                rules=rules,
             )
+            _in_playing_order(game_set, others, saved, index)
     except IntegrityError as exc:
         raise ValidationError(f"The deal could not be saved: {exc}") from exc
     sheet_marks.rulings_sync_from_results(deal=saved, user=user, rules=rules)

@@ -15,10 +15,10 @@ from adjudication import sheet_marks
 from adjudication.audit import audit_record
 from adjudication.engine.sheet import SheetError, parse_sheet
 
-from ..deal_input import as_int, clean_deal
+from ..deal_input import as_int, storable
 from ..errors import field_errors, prefixed_errors
 from ..models import Deal, Entry, Event, GameSet, Player, Seat
-from ..sheets import next_deal_number, seats_of, sheet_for_set
+from ..sheets import seats_of, sheet_for_set
 from .deals import write_deal
 from .entries import new_entry
 from .guards import SetLocked, check_version, describe_set, locked_set, set_changed, touch_results
@@ -259,29 +259,20 @@ def sheet_import(
         game_set.table.first_dealer = names.index(sheet.first_dealer) + 1
         game_set.table.save(update_fields=["first_dealer"])
     _apply_substitutes(seats, data.get("substitutes") or [], event)
-    written: list[Deal] = []
-    for index, raw in enumerate(data.get("deals") or []):
-        try:
-            clean = clean_deal(raw, names, default_number=next_deal_number(written))
-        except ValidationError as exc:
-            raise prefixed_errors(exc, f"deals[{index}]") from None
+    for index, read in enumerate(sheet.deals):
+        where = f"deals[{index}]"
+        # The engine read the whole sheet (the spec's limits); storing each deal needs the rest.
+        record = storable(read, rules=rules, path=where)
         with transaction.atomic():
             try:
                 deal = write_deal(
-                    game_set=game_set,
-                    deal=None,
-                    clean=clean,
-                    seats=seats,
-                    sequence=index + 1,
-                    user=user,
-                    rules=rules,
+                    game_set=game_set, deal=None, record=record, seats=seats, sequence=index + 1, user=user
                 )
             except IntegrityError:
-                raise field_errors({f"deals[{index}].deal": f"deal {clean.number} is scored twice"}) from None
+                raise field_errors({f"{where}.deal": f"deal {record.deal} is scored twice"}) from None
             except ValidationError as exc:
-                raise prefixed_errors(exc, f"deals[{index}]") from None
+                raise prefixed_errors(exc, where) from None
         sheet_marks.rulings_sync_from_results(deal=deal, user=user, rules=rules)
-        written.append(deal)
     set_changed(game_set, user, "sheet imported")
     audit_record(
         event=event,

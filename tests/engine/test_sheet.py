@@ -123,6 +123,14 @@ UNREADABLE = [
         "at least 0, got -50",
     ),
     ("negative bend bonus", ("rules", "bend_bonus"), -50, "rules.bend_bonus", "scores are never negative"),
+    # Infraction points add to a score, never take from it (R16–R18).
+    (
+        "negative other points",
+        ("deals", 1, "results", "Bob", "other_points"),
+        -5,
+        "deals[1].results.Bob.other_points",
+        "at least 0, got -5",
+    ),
     (
         "penalty a string",
         ("deals", 1, "results", "Bob", "penalty"),

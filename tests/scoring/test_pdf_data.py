@@ -4,6 +4,7 @@ from datetime import date
 
 import pytest
 
+from adjudication.engine.dealing import dealer_seats
 from adjudication.engine.rules import ruleset_from
 from scoring.pdf_data import (
     EventHeader,
@@ -15,7 +16,6 @@ from scoring.pdf_data import (
     blank_sheet,
     card_key,
     completed_sheet,
-    dealer_seats,
     finding_notes,
     seating_list,
     standings_from_rows,
@@ -63,8 +63,13 @@ def deal(number, out, scores, *, void=False, doubled=False, calls=None, dealer=N
     ],
 )
 def test_dealers_pass_to_the_left_after_each_scored_deal(seats, first, voids, void_redeal, expected):
-    rules = ruleset_from("jamaican", {"void_redeal": void_redeal})
-    assert dealer_seats(seats=seats, first_dealer=first, voids=voids, rules=rules) == expected
+    # The sheets print the engine's dealer order (R21, R19): deals numbered as played.
+    played, number = [], 1
+    for void in voids or (False,) * 9:
+        played.append((number, void))
+        number += 0 if void else 1
+    dealers = dealer_seats(played, first_dealer=first - 1, players=seats, void_redeal=void_redeal)
+    assert [seat + 1 for seat in dealers] == expected
 
 
 def test_blank_sheet_lists_nine_deals_with_size_contract_and_dealer():
