@@ -11,6 +11,12 @@ from scoring.models import Seat
 from .models import AuditEntry, Ruling
 
 
+def acting_user(user: Any) -> Any:
+    """The user a change is recorded against: a signed-in user, else None (a command, an anonymous
+    request)."""
+    return user if getattr(user, "is_authenticated", False) else None
+
+
 def audit_record(
     *,
     event: Any,
@@ -27,7 +33,7 @@ def audit_record(
     """
     if not action.startswith("kalooki."):
         raise ValueError(f"audit action {action!r} must be a dotted name under 'kalooki.'")
-    real_user = user if getattr(user, "is_authenticated", False) else None
+    real_user = acting_user(user)
     entry = AuditEntry(
         event=event,
         action=action,

@@ -12,9 +12,8 @@ from django.utils import timezone
 
 from scoring.errors import field_errors
 from scoring.models import Deal, Entry
-from scoring.services.guards import user_or_none
 
-from .audit import audit_record
+from .audit import acting_user, audit_record
 from .models import Ruling
 
 FLAG_OF = {Ruling.Kind.OVERCALL: "overcall", Ruling.Kind.CONTRACT_ERROR: "contract_error"}
@@ -61,7 +60,7 @@ def ruling_create(
         points=points,
         reason=reason,
         rule=rule or Ruling.DEFAULT_RULE[kind],
-        issued_by=user_or_none(user),
+        issued_by=acting_user(user),
     )
     # The deal, the entry and the user are loaded rows the caller has just checked, and the database
     # enforces both their foreign keys and `ruling_other_has_points` (points come from `_kind_points` or
@@ -75,7 +74,7 @@ def ruling_close(ruling: Ruling, *, status: str, user, reason: str) -> dict[str,
     """Give a ruling its final status (decided on appeal, or withdrawn); returns its data before."""
     before = ruling_data(ruling)
     ruling.status = status
-    ruling.decided_by = user_or_none(user)
+    ruling.decided_by = acting_user(user)
     ruling.decided_at = timezone.now()
     ruling.decision_reason = reason
     ruling.version += 1
