@@ -16,6 +16,10 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+
+from adjudication.engine.scoring import scored_infractions
+from scoring.errors import field_errors
+from scoring.models import Deal, DealResult, Entry, GameSet
 from scoring.services.guards import (
     SetLocked,
     check_version,
@@ -24,10 +28,6 @@ from scoring.services.guards import (
     touch_results,
     user_or_none,
 )
-
-from adjudication.engine.scoring import scored_infractions
-from scoring.errors import field_errors
-from scoring.models import Deal, DealResult, Entry, GameSet
 
 from .models import Ruling
 from .rulings import FLAG_OF, ruling_close, ruling_create, ruling_data, ruling_log, ruling_points
