@@ -1,7 +1,14 @@
-"""Writing the append-only audit log. Every service write ends with one `audit_record` call."""
+"""Writing the append-only audit log — the only writer of its entries — and reading it.
+
+Every service write ends with one `audit_record` call; an event archive's log comes back through
+`audit_restore`.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.db import models
@@ -9,6 +16,15 @@ from django.db import models
 from scoring.models import Seat
 
 from .models import AuditEntry, Ruling
+
+# The object type of entries carried over from an archive: their object ids meant something only there.
+ARCHIVED_OBJECT = "archive"
+
+
+def acting_user(user: Any) -> Any:
+    """The user a change is recorded against: a signed-in user, else None (a command, an anonymous
+    request)."""
+    return user if getattr(user, "is_authenticated", False) else None
 
 
 def audit_record(
@@ -27,7 +43,7 @@ def audit_record(
     """
     if not action.startswith("kalooki."):
         raise ValueError(f"audit action {action!r} must be a dotted name under 'kalooki.'")
-    real_user = user if getattr(user, "is_authenticated", False) else None
+    real_user = acting_user(user)
     entry = AuditEntry(
         event=event,
         action=action,
@@ -42,6 +58,55 @@ def audit_record(
     )
     entry.save()
     return entry
+
+
+@dataclass(frozen=True)
+class ArchivedEntry:
+    """An entry of another log, as an event archive keeps it (`adjudication.archive`)."""
+
+    created_at: datetime
+    action: str
+    username: str
+    object_repr: str
+    before: Any
+    after: Any
+    reason: str
+
+
+def audit_restore(*, event: Any, entries: Iterable[ArchivedEntry]) -> int:
+    """Carry an archive's log over to `event`, each entry as it was written; returns how many were added.
+
+    Their object ids meant something only where they were written, so the entries name no object
+    (`ARCHIVED_OBJECT`, found by description, `table_scope`). Entries already in this event's log
+    (a replace from its own export) are not copied twice. Text longer than its column is cut.
+    """
+    width = {
+        name: AuditEntry._meta.get_field(name).max_length for name in ("action", "username", "object_repr")
+    }
+    seen = {
+        (entry.created_at, entry.action, entry.username, entry.object_repr)
+        for entry in AuditEntry.objects.filter(event=event)
+    }
+    added = 0
+    for item in entries:
+        action = item.action[: width["action"]]
+        username = item.username[: width["username"]]
+        object_repr = item.object_repr[: width["object_repr"]]
+        if (item.created_at, action, username, object_repr) in seen:
+            continue
+        AuditEntry(
+            event=event,
+            action=action,
+            username=username,
+            created_at=item.created_at,
+            object_type=ARCHIVED_OBJECT,
+            object_repr=object_repr,
+            before=item.before,
+            after=item.after,
+            reason=item.reason,
+        ).save()
+        added += 1
+    return added
 
 
 def history_for(obj: models.Model) -> models.QuerySet[AuditEntry]:
@@ -62,10 +127,11 @@ def table_scope(game_set) -> models.Q:
     seats = [str(pk) for pk in Seat.objects.filter(table=table).values_list("pk", flat=True)]
     rulings = [str(pk) for pk in Ruling.objects.filter(deal__game_set=game_set).values_list("pk", flat=True)]
     described = models.Q(
-        object_type__in=("scoring.deal", "scoring.gameset", "archive"), object_repr__endswith=f" at {table}"
+        object_type__in=("scoring.deal", "scoring.gameset", ARCHIVED_OBJECT),
+        object_repr__endswith=f" at {table}",
     )
     placed_rulings = models.Q(
-        object_type__in=("adjudication.ruling", "archive"),
+        object_type__in=("adjudication.ruling", ARCHIVED_OBJECT),
         action__startswith="kalooki.ruling.",
         after__round=table.round.number,
         after__table=table.number,

@@ -1,20 +1,25 @@
-"""A ruling's rows: what the audit log keeps of one, creating one, closing one, its points.
+"""A ruling's rows: what the audit log keeps of one, creating one, closing one, its points, and
+restoring the rulings an event archive kept.
 
-Shared by the ruling services (`services.py`) and the rulings a score sheet's marks carry
-(`sheet_marks.py`); neither changes a score here.
+Shared by the ruling services (`services.py`), the rulings a score sheet's marks carry
+(`sheet_marks.py`) and the archive's restore (`archive/restore.py`); none changes a score here.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from scoring.errors import field_errors
-from scoring.models import Deal, Entry
-from scoring.services.guards import user_or_none
+from scoring.models import Deal, Entry, GameSet
+from scoring.sheets import seats_of
 
-from .audit import audit_record
+from .audit import acting_user, audit_record
 from .models import Ruling
 
 FLAG_OF = {Ruling.Kind.OVERCALL: "overcall", Ruling.Kind.CONTRACT_ERROR: "contract_error"}
@@ -61,7 +66,7 @@ def ruling_create(
         points=points,
         reason=reason,
         rule=rule or Ruling.DEFAULT_RULE[kind],
-        issued_by=user_or_none(user),
+        issued_by=acting_user(user),
     )
     # The deal, the entry and the user are loaded rows the caller has just checked, and the database
     # enforces both their foreign keys and `ruling_other_has_points` (points come from `_kind_points` or
@@ -75,7 +80,7 @@ def ruling_close(ruling: Ruling, *, status: str, user, reason: str) -> dict[str,
     """Give a ruling its final status (decided on appeal, or withdrawn); returns its data before."""
     before = ruling_data(ruling)
     ruling.status = status
-    ruling.decided_by = user_or_none(user)
+    ruling.decided_by = acting_user(user)
     ruling.decided_at = timezone.now()
     ruling.decision_reason = reason
     ruling.version += 1
@@ -93,3 +98,88 @@ def ruling_points(kind: str, rules, points: int | None) -> int:
     if points is None or points < 1:
         raise field_errors({"points": "Give the points this infraction adds (at least 1)."})
     return points
+
+
+@dataclass(frozen=True)
+class ArchivedRuling:
+    """A ruling as an event archive keeps it: its deal by place in playing order, its player by name.
+
+    `as_written` is the archive's own deal, player, kind, points and status, which the restored
+    ruling's audit entry keeps."""
+
+    sequence: int
+    player: str
+    kind: str
+    points: int
+    status: str
+    rule: str
+    reason: str
+    appeal_reason: str
+    decision_reason: str
+    issued_at: datetime | None
+    appealed_at: datetime | None
+    decided_at: datetime | None
+    as_written: Mapping[str, Any]
+
+
+def ruling_restore(*, game_set: GameSet, rulings: Sequence[ArchivedRuling], user, reason: str) -> int:
+    """Give the rulings the set's sheet marks created their archived reasons, rules and appeal history.
+
+    Called by the archive's restore inside its transaction, after the set's sheet is imported: the
+    import has created one standing ruling per marked flag (other points as one ruling); each archived
+    ruling in force takes one of them over, the rest are added as they were, each with one audit entry.
+    Scores are not touched: the sheet already holds every ruling's points. Returns how many archived
+    rulings do not match the sheet and were left out.
+    """
+    if not rulings:
+        return 0
+    deals = {deal.sequence: deal for deal in game_set.deals.all()}
+    entries = {seat.entry.player.name: seat.entry for seat in seats_of(game_set)}
+    marked = list(Ruling.objects.filter(deal__game_set=game_set).select_related("deal", "entry__player"))
+    free = {(r.deal_id, r.entry.player.name, r.kind): r for r in marked}
+    other_points = {(r.deal_id, r.entry.player.name): r.points for r in marked if r.kind == Ruling.Kind.OTHER}
+    unmatched = 0
+    event = game_set.table.round.event
+    for item in rulings:
+        if item.sequence not in deals or item.player not in entries:
+            unmatched += 1
+            continue
+        deal, name = deals[item.sequence], item.player
+        key = (deal.pk, name, item.kind)
+        in_force = item.status in Ruling.IN_FORCE
+        ruling = free.pop(key, None) if in_force else None
+        if in_force and item.kind == Ruling.Kind.OTHER:
+            # Several "other" rulings were marked on the sheet as one sum: split it back up.
+            left = other_points.get((deal.pk, name), 0)
+            if item.points > left:
+                unmatched += 1
+                if ruling is not None:
+                    free[key] = ruling
+                continue
+            other_points[(deal.pk, name)] = left - item.points
+        elif in_force and ruling is None:
+            unmatched += 1
+            continue
+        if ruling is None:
+            ruling = Ruling(deal=deal, entry=entries[name], kind=item.kind)
+        ruling.points = item.points
+        ruling.rule, ruling.reason, ruling.status = item.rule, item.reason, item.status
+        ruling.appeal_reason, ruling.decision_reason = item.appeal_reason, item.decision_reason
+        ruling.issued_at = item.issued_at or ruling.issued_at or timezone.now()
+        ruling.appealed_at, ruling.decided_at = item.appealed_at, item.decided_at
+        try:
+            ruling.full_clean()
+        except ValidationError:
+            unmatched += 1
+            continue
+        ruling.save()
+        ruling_log(
+            ruling,
+            "kalooki.ruling.imported",
+            event=event,
+            user=user,
+            before=None,
+            after=dict(item.as_written),
+            reason=reason,
+        )
+    return unmatched

@@ -16,19 +16,19 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+
+from adjudication.engine.scoring import scored_infractions
+from scoring.errors import field_errors
+from scoring.models import Deal, DealResult, Entry, GameSet
 from scoring.services.guards import (
     SetLocked,
     check_version,
     locked_set,
     set_changed,
     touch_results,
-    user_or_none,
 )
 
-from adjudication.engine.scoring import scored_infractions
-from scoring.errors import field_errors
-from scoring.models import Deal, DealResult, Entry, GameSet
-
+from .audit import acting_user
 from .models import Ruling
 from .rulings import FLAG_OF, ruling_close, ruling_create, ruling_data, ruling_log, ruling_points
 
@@ -75,7 +75,7 @@ def _apply(ruling: Ruling, *, sign: int, rules, user) -> DealResult:
     result.full_clean(validate_unique=False, validate_constraints=False)
     result.save()
     deal.version += 1
-    deal.updated_by = user_or_none(user)
+    deal.updated_by = acting_user(user)
     deal.updated_at = timezone.now()
     deal.save(update_fields=["version", "updated_by", "updated_at"])
     return result

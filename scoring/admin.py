@@ -1,18 +1,20 @@
 """Staff see everything here; results, seating and set status change only through `scoring.services`.
 
-Events and players are edited here (an event's ruleset and tie-breaks lock once a result exists, and
-every event change is audited); the rest is shown read-only so the version check, the validator and
-the audit entry can never be skipped.
+Events and players are edited here. An event is written by `event_create` / `event_update` — its
+version check, its ruleset and tie-breaks locked once a result exists, its audit entry — and a save
+the service refuses is reported on the page, nothing written. The rest is shown read-only so the
+version check, the validator and the audit entry can never be skipped.
 """
 
-from django.contrib import admin
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.http import HttpResponseRedirect
 
-from adjudication.audit import audit_record
-
+from . import services
 from .models import Deal, DealResult, Entry, Event, GameSet, Player, Round, Seat, Table
 
-# Frozen once the event has a result (services enforce the same).
-FROZEN_EVENT_FIELDS = ("ruleset_preset", "rules_overrides", "format", "advance", "tiebreaks")
+ADMIN_REASON = "admin"
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -61,8 +63,50 @@ class DealResultInline(admin.TabularInline):
         return False
 
 
+class EventAdminForm(forms.ModelForm):
+    """The event's fields, and the version they were loaded at: a save over someone else's change is
+    refused (`StaleEdit`)."""
+
+    loaded_version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    class Meta:
+        model = Event
+        fields = (
+            "name",
+            "slug",
+            "date_start",
+            "date_end",
+            "venue",
+            "ruleset_preset",
+            "rules_overrides",
+            "format",
+            "advance",
+            "tiebreaks",
+            "paper",
+            "directors",
+        )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk is not None:
+            # A change always says which version it changes, so the check cannot be skipped.
+            self.fields["loaded_version"].initial = self.instance.version
+            self.fields["loaded_version"].required = True
+
+
+def refusal_text(exc: ValidationError) -> str:
+    """A service's refusal in one line, each message after the field it is about."""
+    if not hasattr(exc, "error_dict"):
+        return " ".join(exc.messages)
+    return " ".join(
+        " ".join(texts) if key == NON_FIELD_ERRORS else f"{key}: {' '.join(texts)}"
+        for key, texts in exc.message_dict.items()
+    )
+
+
 @admin.register(Event)
 class EventAdmin(admin.ModelAdmin):
+    form = EventAdminForm
     list_display = ("name", "slug", "date_start", "venue", "format", "ruleset_preset")
     search_fields = ("name", "slug", "venue")
     list_filter = ("format", "ruleset_preset")
@@ -73,33 +117,42 @@ class EventAdmin(admin.ModelAdmin):
     def get_readonly_fields(self, request, obj=None):
         fields = list(super().get_readonly_fields(request, obj))
         if obj is not None and obj.has_results():
-            fields += FROZEN_EVENT_FIELDS
+            fields += services.FROZEN_EVENT_FIELDS
         return fields
 
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except ValidationError as refusal:
+            # The service refused the save and the admin's transaction rolled back: nothing was written.
+            self.message_user(request, refusal_text(refusal), messages.ERROR)
+            return HttpResponseRedirect(request.get_full_path())
+
     def save_model(self, request, obj, form, change):
-        fields = [name for name in form.changed_data if name != "directors"]
-        before = {name: form.initial.get(name) for name in fields} if change else None
-        after = {name: form.cleaned_data.get(name) for name in fields}
-        if "directors" in form.changed_data:
-            # The many-to-many is saved after this method: the event still has its old directors.
-            if change:
-                before["directors"] = [user.get_username() for user in obj.directors.all()]
-            after["directors"] = [user.get_username() for user in form.cleaned_data["directors"]]
+        data = form.cleaned_data
         if change:
-            obj.version += 1
-            # Only the edited columns: results may have moved the results stamp since the form loaded.
-            obj.save(update_fields=[*fields, "version"])
+            editable = services.EDITABLE_EVENT_FIELDS
+            edited = {name: data[name] for name in form.changed_data if name in editable}
+            saved = services.event_update(
+                event=obj,
+                user=request.user,
+                expected_version=data["loaded_version"],
+                reason=ADMIN_REASON,
+                directors=data.get("directors"),
+                **edited,
+            )
         else:
-            obj.save()
-        audit_record(
-            event=obj,
-            action="kalooki.event.changed" if change else "kalooki.event.created",
-            user=request.user,
-            obj=obj,
-            before=before,
-            after=after,
-            reason="admin",
-        )
+            fields = {name: data[name] for name in services.EDITABLE_EVENT_FIELDS if name in data}
+            saved = services.event_create(
+                user=request.user, reason=ADMIN_REASON, directors=data.get("directors", ()), **fields
+            )
+        obj.pk = saved.pk
+        obj.refresh_from_db()
+
+    def save_related(self, request, form, formsets, change):
+        # The service has written the directors with the event (and logged them): only formsets remain.
+        for formset in formsets:
+            self.save_formset(request, form, formset, change=change)
 
 
 @admin.register(Player)

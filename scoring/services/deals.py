@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from adjudication import sheet_marks
-from adjudication.audit import audit_record
+from adjudication.audit import acting_user, audit_record
 from adjudication.engine.dealing import next_deal_number, playing_position
 from adjudication.engine.findings import Finding
 from adjudication.engine.sheet import MAX_VOID_DEALS, DealRecord
@@ -20,7 +20,7 @@ from ..deal_input import read_deal
 from ..errors import field_errors
 from ..models import Deal, DealResult, GameSet, Seat
 from ..sheets import deal_as_data, deals_of, seats_of, sheet_from_rows
-from .guards import SetLocked, check_version, locked_set, set_changed, stale_edit, user_or_none
+from .guards import SetLocked, check_version, locked_set, set_changed, stale_edit
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ def write_deal(
     deal.out = entries[record.out] if record.out else None
     deal.doubled = record.doubled
     deal.dealer = positions[record.dealer] if record.dealer else None
-    deal.updated_by = user_or_none(user)
+    deal.updated_by = acting_user(user)
     deal.updated_at = timezone.now()
     deal.full_clean(exclude=_RELATIONS, validate_unique=False, validate_constraints=False)
     deal.save()

@@ -59,6 +59,7 @@ def event_create(
     tiebreaks: Sequence[str] | None = None,
     paper: str = Event.Paper.A4,
     directors: Iterable = (),
+    reason: str = "",
 ) -> Event:
     """Create an event; the slug defaults to the slugified name. Raises ValidationError."""
     event = Event(
@@ -86,15 +87,29 @@ def event_create(
         obj=event,
         before=None,
         after={**_event_data(event), "directors": [d.get_username() for d in directors]},
+        reason=reason,
     )
     return event
 
 
+def _usernames(users: Iterable) -> list[str]:
+    return sorted(user.get_username() for user in users)
+
+
 @transaction.atomic
 def event_update(
-    *, event: Event, user, expected_version: int | None = None, reason: str = "", **changes
+    *,
+    event: Event,
+    user,
+    expected_version: int | None = None,
+    reason: str = "",
+    directors: Iterable | None = None,
+    **changes,
 ) -> Event:
-    """Change event fields. The ruleset, format and tie-breaks are frozen once a result exists."""
+    """Change event fields, and who directs it when `directors` is given (exactly these users).
+
+    The ruleset, format and tie-breaks are frozen once a result exists. One audit entry holds every
+    change, the directors' usernames included."""
     unknown = sorted(set(changes) - set(EDITABLE_EVENT_FIELDS))
     if unknown:
         raise field_errors({unknown[0]: "This field cannot be changed here."})
@@ -102,7 +117,13 @@ def event_update(
     check_version(event, expected_version, what=f"the event {event.name!r}")
     before = _event_data(event)
     changed = {key: value for key, value in changes.items() if before.get(key) != value}
-    if not changed:
+    logged_before = {key: before[key] for key in changed}
+    wanted = list(directors) if directors is not None else None
+    if wanted is not None:
+        current = list(event.directors.all())
+        if {d.pk for d in current} != {d.pk for d in wanted}:
+            logged_before["directors"] = _usernames(current)
+    if not logged_before:
         return event
     frozen = [key for key in changed if key in FROZEN_EVENT_FIELDS]
     if frozen and event.has_results():
@@ -112,13 +133,17 @@ def event_update(
     event.version += 1
     event.full_clean()
     event.save(update_fields=[*changed, "version"])
+    logged_after = {key: getattr(event, key) for key in changed}
+    if wanted is not None and "directors" in logged_before:
+        event.directors.set(wanted)
+        logged_after["directors"] = _usernames(wanted)
     audit_record(
         event=event,
         action="kalooki.event.changed",
         user=user,
         obj=event,
-        before={key: before[key] for key in changed},
-        after={key: getattr(event, key) for key in changed},
+        before=logged_before,
+        after=logged_after,
         reason=reason,
     )
     if set(changed) & {"format", "advance", "tiebreaks"}:

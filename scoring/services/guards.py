@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import F, Model
 from django.utils import timezone
 
+from adjudication.audit import acting_user
 from adjudication.engine.findings import Finding
 from adjudication.models import AuditEntry
 
@@ -110,10 +111,6 @@ def check_version(obj: Model, expected: int | None, *, what: str) -> None:
         raise stale_edit(obj, what=what, expected=int(expected), current=obj.version)
 
 
-def user_or_none(user):
-    return user if getattr(user, "is_authenticated", False) else None
-
-
 def touch_results(event_id: int) -> None:
     """Every page showing this event's results is out of date (caches, ETags).
 
@@ -152,7 +149,7 @@ def set_changed(
     caller already built it). Returns the findings."""
     found = refresh_findings(game_set, sheet) if findings else []
     game_set.version += 1
-    game_set.updated_by = user_or_none(user)
+    game_set.updated_by = acting_user(user)
     game_set.updated_at = timezone.now()
     game_set.last_change = change[:200]
     game_set.save(

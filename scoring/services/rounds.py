@@ -13,13 +13,13 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from adjudication.audit import audit_record
+from adjudication.audit import acting_user, audit_record
 
 from .. import seating
 from ..errors import field_errors
 from ..models import Deal, Entry, Event, GameSet, Round, Seat, Table
 from ..selectors import knockout_qualifiers, standings_for_event
-from .guards import SetLocked, locked_set, set_changed, touch_results, user_or_none
+from .guards import SetLocked, locked_set, set_changed, touch_results
 
 
 @transaction.atomic
@@ -188,7 +188,7 @@ def _write_tables(
         for table, (_, entry_ids, _) in zip(rows, tables, strict=True)
         for position, entry_id in enumerate(entry_ids, start=1)
     )
-    GameSet.objects.bulk_create(GameSet(table=table, updated_by=user_or_none(user)) for table in rows)
+    GameSet.objects.bulk_create(GameSet(table=table, updated_by=acting_user(user)) for table in rows)
     rnd.seed, rnd.method, rnd.keep_clubs_apart = seed, method, keep_clubs_apart
     rnd.seated_at = timezone.now()
     rnd.full_clean()

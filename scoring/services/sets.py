@@ -6,14 +6,14 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from adjudication.audit import audit_record
+from adjudication.audit import acting_user, audit_record
 from adjudication.engine.findings import format_finding
 from adjudication.engine.rules import DEALS_PER_SET
 
 from ..errors import field_errors
 from ..models import Deal, GameSet
 from ..sheets import findings_for_set
-from .guards import check_version, describe_set, locked_set, sentence, set_changed, user_or_none
+from .guards import check_version, describe_set, locked_set, sentence, set_changed
 
 
 @transaction.atomic
@@ -65,7 +65,7 @@ def set_verify(
             code="warnings",
         )
     game_set.status = GameSet.Status.VERIFIED
-    game_set.verified_by = user_or_none(user)
+    game_set.verified_by = acting_user(user)
     game_set.verified_at = timezone.now()
     game_set.override_reason = override_reason if problems else ""
     game_set.acknowledged_warnings = [finding.as_dict() for finding in to_acknowledge]

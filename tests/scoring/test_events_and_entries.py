@@ -60,6 +60,25 @@ def test_event_update_refuses_a_stale_version(event, director, other_director):
     assert Event.objects.get(pk=event.pk).venue == "Mandeville"
 
 
+def test_event_update_sets_the_directors_in_its_one_audit_entry(event, director, other_director):
+    services.event_update(event=event, user=director, directors=[director, other_director], venue="Mona")
+    assert set(event.directors.all()) == {director, other_director}
+    logged = AuditEntry.objects.filter(event=event, action="kalooki.event.changed").get()
+    assert logged.before == {"venue": "", "directors": ["director"]}
+    assert logged.after == {"venue": "Mona", "directors": ["director", "second"]}
+    # The same directors again change nothing and log nothing.
+    services.event_update(event=event, user=director, directors=[other_director, director])
+    assert AuditEntry.objects.filter(event=event, action="kalooki.event.changed").count() == 1
+    assert Event.objects.get(pk=event.pk).version == 2
+
+
+def test_a_stale_event_update_leaves_the_directors_alone(event, director, other_director):
+    services.event_update(event=event, user=other_director, venue="Mandeville")
+    with pytest.raises(services.StaleEdit):
+        services.event_update(event=event, user=director, expected_version=1, directors=[])
+    assert list(event.directors.all()) == [director]
+
+
 def test_entry_names_are_unique_within_an_event_ignoring_case(event, director):
     services.entry_add(event=event, user=director, name="Marcia", club="Liguanea")
     with pytest.raises(ValidationError) as caught:

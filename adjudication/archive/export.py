@@ -1,0 +1,162 @@
+"""Writing an event out as a `kalooki-event/1` archive (reads only).
+
+Besides the spec's fields the exporter writes what the importer needs to rebuild the event exactly —
+`date_end`, a player's `withdrawn` / `first_round`, a round's seating `seed` / `method`, a table's
+`override_reason`, `corrected_after_verification` and `rulings` — and the `audit` log.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from django.core.serializers.json import DjangoJSONEncoder
+
+from scoring import sheets
+from scoring.models import Entry, Event, Round, Table
+
+from ..models import AuditEntry, Ruling
+from .reading import EVENT_FORMAT
+
+
+def event_export(*, event: Event, audit: bool = True) -> dict[str, Any]:
+    """The event as a `kalooki-event/1` dict (JSON-ready apart from dates, see `archive_dumps`)."""
+    data: dict[str, Any] = {
+        "format": EVENT_FORMAT,
+        "event": _event_head(event),
+        "players": _players(event),
+        "rounds": _rounds(event),
+    }
+    if audit:
+        entries = AuditEntry.objects.filter(event=event).order_by("created_at", "pk")
+        data["audit"] = [_audit_item(entry) for entry in entries]
+    return data
+
+
+def archive_dumps(data: Mapping[str, Any]) -> str:
+    """The archive as JSON text: UTF-8 names, two-space indent, dates in ISO 8601."""
+    return json.dumps(data, cls=DjangoJSONEncoder, ensure_ascii=False, indent=2) + "\n"
+
+
+def _event_head(event: Event) -> dict[str, Any]:
+    head: dict[str, Any] = {
+        "name": event.name,
+        "slug": event.slug,
+        "date": event.date_start.isoformat(),
+    }
+    if event.date_end:
+        head["date_end"] = event.date_end.isoformat()
+    head.update(
+        venue=event.venue,
+        ruleset=event.ruleset_preset,
+        rules=event.rules_overrides or {},
+        format=event.format,
+        advance=event.advance,
+        tiebreaks=list(event.tiebreaks),
+        paper=event.paper,
+    )
+    return head
+
+
+def _players(event: Event) -> list[dict[str, Any]]:
+    players = []
+    for entry in Entry.objects.filter(event=event).select_related("player").order_by("pk"):
+        item: dict[str, Any] = {
+            "name": entry.player.name,
+            "club": entry.player.club,
+            "membership": entry.player.membership_id,
+        }
+        if entry.status == Entry.Status.WITHDRAWN:
+            item["withdrawn"] = True
+        if entry.first_round != 1:
+            item["first_round"] = entry.first_round
+        players.append(item)
+    return players
+
+
+def _rounds(event: Event) -> list[dict[str, Any]]:
+    rounds = []
+    tables = (
+        Table.objects.filter(round__event=event)
+        .select_related("round__event", "game_set")
+        .order_by("round__number", "number")
+    )
+    by_round: dict[int, list[Table]] = {}
+    for table in tables:
+        by_round.setdefault(table.round_id, []).append(table)
+    rulings = _rulings_by_set(event)
+    for rnd in Round.objects.filter(event=event).order_by("number"):
+        item: dict[str, Any] = {"number": rnd.number}
+        if rnd.seed is not None:
+            item["seed"] = rnd.seed
+        if rnd.method:
+            item["method"] = rnd.method
+        if rnd.keep_clubs_apart:
+            item["keep_clubs_apart"] = True
+        item["tables"] = [_table(table, rulings) for table in by_round.get(rnd.pk, [])]
+        rounds.append(item)
+    return rounds
+
+
+def _table(table: Table, rulings: Mapping[int, list[dict[str, Any]]]) -> dict[str, Any]:
+    game_set = table.game_set
+    item: dict[str, Any] = {
+        "number": table.number,
+        "status": game_set.status,
+        "sheet": sheets.sheet_for_set(game_set),
+    }
+    if game_set.override_reason:
+        item["override_reason"] = game_set.override_reason
+    if game_set.corrected_after_verification:
+        item["corrected_after_verification"] = True
+    if rulings.get(game_set.pk):
+        item["rulings"] = rulings[game_set.pk]
+    return item
+
+
+def _rulings_by_set(event: Event) -> dict[int, list[dict[str, Any]]]:
+    """Every ruling, by set, in playing order; users are left out (the audit log names them)."""
+    out: dict[int, list[dict[str, Any]]] = {}
+    rulings = Ruling.objects.filter(deal__game_set__table__round__event=event).select_related(
+        "deal", "entry__player"
+    )
+    for ruling in rulings:
+        out.setdefault(ruling.deal.game_set_id, []).append(
+            {
+                "sequence": ruling.deal.sequence,
+                "deal": ruling.deal.number,
+                "player": ruling.entry.player.name,
+                "kind": ruling.kind,
+                "points": ruling.points,
+                "rule": ruling.rule,
+                "reason": ruling.reason,
+                "status": ruling.status,
+                "issued_at": _iso(ruling.issued_at),
+                "appeal_reason": ruling.appeal_reason,
+                "appealed_at": _iso(ruling.appealed_at),
+                "decision_reason": ruling.decision_reason,
+                "decided_at": _iso(ruling.decided_at),
+            }
+        )
+    for items in out.values():
+        items.sort(key=lambda r: (r["sequence"], r["issued_at"] or "", r["player"], r["kind"], r["status"]))
+    return out
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment else None
+
+
+def _audit_item(entry: AuditEntry) -> dict[str, Any]:
+    return {
+        "at": entry.created_at.isoformat(),
+        "action": entry.action,
+        "user": entry.username,
+        "object_type": entry.object_type,
+        "object": entry.object_repr,
+        "before": entry.before,
+        "after": entry.after,
+        "reason": entry.reason,
+    }

@@ -1,0 +1,318 @@
+"""Reading an archive: every check, nothing written. `read_archive` returns the plan `restore.py` writes.
+
+A sheet `validate_sheet` would refuse (exit 2), a player a sheet names who is not in `players`, a table
+or round listed twice, a player seated twice in a round: `ArchiveError` names the first such place
+(`rounds[0].tables[2].sheet.deals[3].results.Bob.calls: expected a whole number, got "two"`). Rulings
+and audit entries that cannot be understood are counted, not refused. Unknown fields are ignored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.text import slugify
+
+from adjudication.engine.rules import InvalidRuleSet, RuleSet, ruleset_from
+from adjudication.engine.sheet import got
+from scoring.models import Event, GameSet
+
+from ..audit import ArchivedEntry
+from ..models import Ruling
+from ..rulings import ArchivedRuling
+from .sheet_reading import read_sheet
+from .values import (
+    ArchiveError,
+    date_at,
+    flag_at,
+    list_at,
+    moment_or_none,
+    object_at,
+    refuse_nul,
+    text_at,
+    whole_at,
+)
+
+EVENT_FORMAT = "kalooki-event/1"
+TABLE_STATUSES = (GameSet.Status.IN_PLAY, GameSet.Status.VERIFIED)
+
+
+@dataclass(frozen=True)
+class PlayerPlan:
+    path: str
+    name: str
+    club: str
+    membership: str
+    withdrawn: bool
+    first_round: int | None
+
+
+@dataclass(frozen=True)
+class TablePlan:
+    path: str
+    number: int
+    status: str
+    sheet: dict[str, Any]
+    players: tuple[str, ...]
+    override_reason: str
+    corrected: bool
+    rulings: tuple[ArchivedRuling, ...]
+    rulings_not_understood: int
+
+    @property
+    def first_dealer(self) -> int:
+        """The seat (1-4) of the sheet's first dealer; seat 1 when the sheet names none of its players."""
+        name = self.sheet.get("first_dealer")
+        return self.players.index(name) + 1 if name in self.players else 1
+
+
+@dataclass(frozen=True)
+class RoundPlan:
+    path: str
+    number: int
+    seed: int | None
+    method: str
+    keep_clubs_apart: bool
+    tables: tuple[TablePlan, ...]
+
+
+@dataclass(frozen=True)
+class ArchivePlan:
+    """Everything the archive says, checked, before anything is written."""
+
+    event: dict[str, Any]
+    players: tuple[PlayerPlan, ...]
+    rounds: tuple[RoundPlan, ...]
+    audit: tuple[ArchivedEntry, ...]
+    audit_not_understood: int
+
+
+def read_archive(data: Any, *, slug: str = "") -> ArchivePlan:
+    """Check the whole archive without writing anything; ArchiveError names the first problem."""
+    top = object_at(data, "")
+    refuse_nul(top, "")
+    if top.get("format") != EVENT_FORMAT:
+        found = got(top["format"]) if "format" in top else "nothing"
+        raise ArchiveError("format", f'expected "{EVENT_FORMAT}", got {found}')
+    event = read_event(top.get("event"), slug)
+    event_rules = ruleset_from(event["ruleset_preset"], event["rules_overrides"])
+    players = read_players(top.get("players"))
+    rounds = read_rounds(top.get("rounds"), event_rules, {player.name for player in players})
+    raw_audit = top.get("audit")
+    audit = [read_audit_entry(item) for item in (raw_audit if isinstance(raw_audit, list) else [])]
+    understood = tuple(entry for entry in audit if entry is not None)
+    return ArchivePlan(
+        event=event,
+        players=players,
+        rounds=rounds,
+        audit=understood,
+        audit_not_understood=len(audit) - len(understood),
+    )
+
+
+def read_event(raw: Any, slug: str) -> dict[str, Any]:
+    """The event's fields as `event_create` takes them; `slug` (when given) replaces the archive's."""
+    head = object_at(raw, "event")
+    rules = head.get("rules") or {}
+    object_at(rules, "event.rules")
+    ruleset = text_at(head.get("ruleset"), "event.ruleset", default="jamaican") or "jamaican"
+    try:
+        ruleset_from(ruleset, rules)
+    except InvalidRuleSet as exc:
+        raise ArchiveError(f"event.{exc.path}", exc.problem) from None
+    except (TypeError, ValueError) as exc:
+        raise ArchiveError("event.rules", str(exc)) from None
+    name = text_at(head.get("name"), "event.name", required=True)
+    if slug:
+        chosen, slug_path = slug, "slug"
+    else:
+        chosen, slug_path = text_at(head.get("slug"), "event.slug") or slugify(name)[:100], "event.slug"
+    if not chosen or slugify(chosen) != chosen:
+        raise ArchiveError(slug_path, f"expected letters, digits and hyphens, got {got(chosen)}")
+    tiebreaks = head.get("tiebreaks")
+    if tiebreaks is not None:
+        for index, key in enumerate(list_at(tiebreaks, "event.tiebreaks")):
+            text_at(key, f"event.tiebreaks[{index}]", required=True)
+    return {
+        "name": name,
+        "slug": chosen,
+        "date_start": date_at(head.get("date"), "event.date"),
+        "date_end": date_at(head.get("date_end"), "event.date_end", optional=True),
+        "venue": text_at(head.get("venue"), "event.venue"),
+        "ruleset_preset": ruleset,
+        "rules_overrides": rules,
+        "format": text_at(head.get("format"), "event.format", default=Event.Format.CUMULATIVE)
+        or Event.Format.CUMULATIVE,
+        "advance": whole_at(head.get("advance"), "event.advance", optional=True),
+        "tiebreaks": tiebreaks,
+        "paper": text_at(head.get("paper"), "event.paper", default=Event.Paper.A4) or Event.Paper.A4,
+    }
+
+
+def read_players(raw: Any) -> tuple[PlayerPlan, ...]:
+    players = []
+    names: dict[str, str] = {}
+    memberships: dict[str, str] = {}
+    for index, item in enumerate(list_at(raw, "players")):
+        path = f"players[{index}]"
+        item = object_at(item, path)
+        name = text_at(item.get("name"), f"{path}.name", required=True)
+        if name.casefold() in names:
+            raise ArchiveError(f"{path}.name", f"{got(name)} is listed twice (also {names[name.casefold()]})")
+        names[name.casefold()] = path
+        membership = text_at(item.get("membership"), f"{path}.membership")
+        if membership and membership in memberships:
+            raise ArchiveError(
+                f"{path}.membership", f"{got(membership)} is listed twice (also {memberships[membership]})"
+            )
+        if membership:
+            memberships[membership] = path
+        players.append(
+            PlayerPlan(
+                path=path,
+                name=name,
+                club=text_at(item.get("club"), f"{path}.club"),
+                membership=membership,
+                withdrawn=flag_at(item.get("withdrawn"), f"{path}.withdrawn"),
+                first_round=whole_at(item.get("first_round"), f"{path}.first_round", optional=True),
+            )
+        )
+    return tuple(players)
+
+
+def read_rounds(raw: Any, event_rules: RuleSet, players: set[str]) -> tuple[RoundPlan, ...]:
+    rounds = []
+    numbers: dict[int, str] = {}
+    for index, item in enumerate(list_at(raw if raw is not None else [], "rounds")):
+        path = f"rounds[{index}]"
+        item = object_at(item, path)
+        number = whole_at(item.get("number"), f"{path}.number")
+        if number in numbers:
+            raise ArchiveError(f"{path}.number", f"round {number} is listed twice (also {numbers[number]})")
+        numbers[number] = path
+        tables = read_tables(item.get("tables"), path, number, event_rules, players)
+        seed = item.get("seed")
+        rounds.append(
+            RoundPlan(
+                path=path,
+                number=number,
+                seed=whole_at(seed, f"{path}.seed", minimum=-(2**63), maximum=2**63 - 1, optional=True),
+                method=text_at(item.get("method"), f"{path}.method"),
+                keep_clubs_apart=flag_at(item.get("keep_clubs_apart"), f"{path}.keep_clubs_apart"),
+                tables=tables,
+            )
+        )
+    return tuple(rounds)
+
+
+def read_tables(
+    raw: Any, round_path: str, number: int, event_rules: RuleSet, players: set[str]
+) -> tuple[TablePlan, ...]:
+    tables = []
+    numbers: dict[int, str] = {}
+    seated: dict[str, str] = {}
+    for index, item in enumerate(list_at(raw if raw is not None else [], f"{round_path}.tables")):
+        path = f"{round_path}.tables[{index}]"
+        item = object_at(item, path)
+        table_number = whole_at(item.get("number"), f"{path}.number")
+        if table_number in numbers:
+            raise ArchiveError(
+                f"{path}.number",
+                f"table {table_number} is listed twice in round {number} (also {numbers[table_number]})",
+            )
+        numbers[table_number] = path
+        status = item.get("status", GameSet.Status.IN_PLAY)
+        if status not in TABLE_STATUSES:
+            raise ArchiveError(f"{path}.status", f"expected in_play or verified, got {got(status)}")
+        if "sheet" not in item:
+            raise ArchiveError(f"{path}.sheet", "missing: every table carries its score sheet")
+        sheet = read_sheet(item["sheet"], f"{path}.sheet", event_rules, players)
+        for seat, name in enumerate(sheet["players"]):
+            if name in seated:
+                raise ArchiveError(
+                    f"{path}.sheet.players[{seat}]",
+                    f"{got(name)} already sits at another table in round {number} ({seated[name]})",
+                )
+            seated[name] = path
+        raw_rulings = item.get("rulings")
+        rulings = [read_ruling(ruling) for ruling in (raw_rulings if isinstance(raw_rulings, list) else [])]
+        understood = tuple(ruling for ruling in rulings if ruling is not None)
+        tables.append(
+            TablePlan(
+                path=path,
+                number=table_number,
+                status=status,
+                sheet=sheet,
+                players=tuple(sheet["players"]),
+                override_reason=text_at(item.get("override_reason"), f"{path}.override_reason"),
+                corrected=flag_at(
+                    item.get("corrected_after_verification"), f"{path}.corrected_after_verification"
+                ),
+                rulings=understood,
+                rulings_not_understood=len(rulings) - len(understood),
+            )
+        )
+    return tuple(tables)
+
+
+def read_ruling(raw: Any) -> ArchivedRuling | None:
+    """An exported ruling as clean values, or None when it cannot be understood. Whether its deal
+    and player are the sheet's is `ruling_restore`'s to say."""
+    if not isinstance(raw, dict):
+        return None
+    sequence, player, points = raw.get("sequence"), raw.get("player"), raw.get("points", 0)
+    kind, status = raw.get("kind"), raw.get("status")
+    if (
+        type(sequence) is not int
+        or not isinstance(player, str)
+        or kind not in Ruling.Kind.values
+        or status not in Ruling.Status.values
+        or type(points) is not int
+        or points < 0
+        or (kind == Ruling.Kind.OTHER and points < 1)
+    ):
+        return None
+    texts = {}
+    for key in ("rule", "reason", "appeal_reason", "decision_reason"):
+        value = raw.get(key) or ""
+        if not isinstance(value, str):
+            return None
+        texts[key] = value
+    moments = {}
+    for key in ("issued_at", "appealed_at", "decided_at"):
+        value = raw.get(key)
+        moment = moment_or_none(value)
+        if value is not None and moment is None:
+            return None
+        moments[key] = moment
+    return ArchivedRuling(
+        sequence=sequence,
+        player=player,
+        kind=kind,
+        points=points,
+        status=status,
+        **texts,
+        **moments,
+        as_written={key: raw.get(key) for key in ("deal", "player", "kind", "points", "status")},
+    )
+
+
+def read_audit_entry(raw: Any) -> ArchivedEntry | None:
+    """An exported audit entry, or None when it cannot be understood (not a `kalooki.` action, no time)."""
+    if not isinstance(raw, dict):
+        return None
+    action, created = raw.get("action"), moment_or_none(raw.get("at"))
+    if not isinstance(action, str) or not action.startswith("kalooki.") or created is None:
+        return None
+    username, object_repr, reason = (raw.get(key) or "" for key in ("user", "object", "reason"))
+    if not all(isinstance(text, str) for text in (username, object_repr, reason)):
+        return None
+    return ArchivedEntry(
+        created_at=created,
+        action=action,
+        username=username,
+        object_repr=object_repr,
+        before=raw.get("before"),
+        after=raw.get("after"),
+        reason=reason,
+    )
