@@ -188,13 +188,11 @@ def _write_round(event: Event, plan: RoundPlan, user, report: ImportReport) -> N
         # The seating service names a table by its number: name the archive's place instead.
         places = {f"table {table.number}": f"tables[{index}]" for index, table in enumerate(plan.tables)}
         with _at(plan.path, places):
-            services.round_seat_manual(round=rnd, user=user, tables=seating, reason=IMPORT_REASON)
-        # The draw's record as the archive gives it (a method this version does not know is dropped).
-        Round.objects.filter(pk=rnd.pk).update(
-            seed=plan.seed,
-            method=plan.method if plan.method in Round.Method.values else "",
-            keep_clubs_apart=plan.keep_clubs_apart,
-        )
+            # The draw's record as the archive gives it.
+            drawn = services.DrawRecord(plan.seed, plan.method, plan.keep_clubs_apart)
+            services.round_seat_manual(
+                round=rnd, user=user, tables=seating, reason=IMPORT_REASON, drawn=drawn
+            )
     for table_plan in plan.tables:
         game_set = GameSet.objects.get(table__round=rnd, table__number=table_plan.number)
         _write_table(game_set, table_plan, user, report)

@@ -18,7 +18,7 @@ from .entries import entry_add, entry_reinstate, entry_withdraw
 from .events import EDITABLE_EVENT_FIELDS, FROZEN_EVENT_FIELDS, event_add_director, event_create, event_update
 from .guards import SetLocked, StaleEdit
 from .imports import CsvImportReport, RejectedRow, players_import_csv, sheet_import
-from .rounds import ManualTable, round_create, round_seat, round_seat_manual, seat_substitute
+from .rounds import DrawRecord, ManualTable, round_create, round_seat, round_seat_manual, seat_substitute
 from .sets import set_reopen, set_verify
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "FROZEN_EVENT_FIELDS",
     "CsvImportReport",
     "DealOutcome",
+    "DrawRecord",
     "ManualTable",
     "RejectedRow",
     "SetLocked",

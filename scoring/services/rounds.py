@@ -211,6 +211,20 @@ def _write_tables(
 
 
 @dataclass(frozen=True)
+class DrawRecord:
+    """How a round was drawn, as another copy of the event recorded it (archives)."""
+
+    seed: int | None
+    method: str
+    keep_clubs_apart: bool = False
+
+    @property
+    def known_method(self) -> str:
+        """The method, or blank when this version does not know it."""
+        return self.method if self.method in Round.Method.values else ""
+
+
+@dataclass(frozen=True)
 class ManualTable:
     """One table of a hand-made seating: entries clockwise from seat 1, the first dealer's seat."""
 
@@ -220,10 +234,18 @@ class ManualTable:
 
 
 @transaction.atomic
-def round_seat_manual(*, round: Round, user, tables: Sequence[ManualTable], reason: str = "") -> Round:
+def round_seat_manual(
+    *,
+    round: Round,
+    user,
+    tables: Sequence[ManualTable],
+    reason: str = "",
+    drawn: DrawRecord | None = None,
+) -> Round:
     """Seat a round as given (a director's own plan, or an imported archive's), replacing a draw
     without deals. Every entry must belong to the event and sit once; table sizes must be playable
-    under the ruleset (R2). Raises ValidationError naming the table."""
+    under the ruleset (R2). Raises ValidationError naming the table. `drawn` records a draw made
+    elsewhere (an archive's seed and method); without it the round is recorded as seated by hand."""
     rnd = Round.objects.select_for_update(of=("self",)).select_related("event").get(pk=round.pk)
     event = rnd.event
     if Deal.objects.filter(game_set__table__round=rnd).exists():
@@ -253,9 +275,12 @@ def round_seat_manual(*, round: Round, user, tables: Sequence[ManualTable], reas
         rnd,
         [(t.number, [e.pk for e in t.entries], t.first_dealer) for t in tables],
         user=user,
-        seed=None,
-        method=Round.Method.MANUAL,
-        keep_clubs_apart=False,
+        seed=drawn.seed if drawn else None,
+        # A method the record names that this version does not know is left blank.
+        method=(drawn.method if drawn.method in Round.Method.values else "")
+        if drawn
+        else Round.Method.MANUAL,
+        keep_clubs_apart=drawn.keep_clubs_apart if drawn else False,
         reason=reason,
     )
     return rnd
