@@ -11,11 +11,11 @@ fields. Nothing elsewhere asks "which variant is this?" — it asks the ruleset.
 >>> ruleset_from("jamaican", {"call_limit": -1})
 Traceback (most recent call last):
 ...
-adjudication.engine.rules.InvalidRuleSet: rules.call_limit: expected a whole number of at least 0, got -1
+adjudication.engine.parameters.InvalidRuleSet: rules.call_limit: expected a whole number of at least 0, got -1
 >>> ruleset_from("jamaican", {"bend_bonus": -50})
 Traceback (most recent call last):
 ...
-adjudication.engine.rules.InvalidRuleSet: rules.bend_bonus: scores are never negative (R14): expected a \
+adjudication.engine.parameters.InvalidRuleSet: rules.bend_bonus: scores are never negative (R14): expected a \
 whole number of at least 0, got -50
 """
 
@@ -23,11 +23,18 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Final
 
 from .cards import Card
+from .parameters import CardValues as CardValues
+from .parameters import InvalidRuleSet as InvalidRuleSet
+
+# The parameter readers both families share, under the names this module has always used.
+from .parameters import card_values_from as _card_values_from
+from .parameters import require_whole as _require_int
+from .parameters import rules_dict
 
 SET: Final = "3"
 RUN: Final = "4"
@@ -56,43 +63,6 @@ class InvalidDeal(ValueError):
     def __init__(self, deal: object, deals: int = DEALS_PER_SET) -> None:
         self.deal = deal
         super().__init__(f"expected a deal number 1–{deals}, got {deal!r}")
-
-
-class InvalidRuleSet(ValueError):
-    """A preset name or parameter that cannot be used; ``path`` names it (``rules.call_limit``)."""
-
-    def __init__(self, path: str, problem: str) -> None:
-        self.path = path
-        self.problem = problem
-        super().__init__(f"{path}: {problem}")
-
-
-@dataclass(frozen=True, slots=True)
-class CardValues:
-    """R15 penalty values; 2–9 always count their face value."""
-
-    joker: int = 50
-    black_ace: int = 15
-    red_ace: int = 1
-    ten_to_king: int = 10
-
-    def of(self, card: Card) -> int:
-        rank = card.rank
-        if rank == 0:
-            return self.joker
-        if rank == 1:
-            return self.red_ace if card.is_red else self.black_ace
-        if rank >= 10:
-            return self.ten_to_king
-        return rank
-
-    def as_dict(self) -> dict[str, int]:
-        return {
-            "joker": self.joker,
-            "black_ace": self.black_ace,
-            "red_ace": self.red_ace,
-            "ten_to_king": self.ten_to_king,
-        }
 
 
 @dataclass(frozen=True)
@@ -205,17 +175,7 @@ class RuleSet:
 
     def to_rules_dict(self) -> dict[str, Any]:
         """Every parameter in the ``rules`` shape of SCORESHEET.md."""
-        data: dict[str, Any] = {}
-        for item in fields(self):
-            if item.name == "name":
-                continue
-            value = getattr(self, item.name)
-            if isinstance(value, CardValues):
-                value = value.as_dict()
-            elif item.name == "schedule":
-                value = [[size, contract] for size, contract in value]
-            data[item.name] = value
-        return data
+        return rules_dict(self)
 
     def overrides(self) -> dict[str, Any]:
         """The parameters that differ from this ruleset's preset (what a sheet's ``rules`` holds)."""
@@ -289,14 +249,6 @@ def _largest_deal_number(rules: RuleSet) -> int:
     return 1 + [size for size, _ in rules.schedule].index(rules.largest_deal)
 
 
-def _require_int(path: str, value: object, *, minimum: int | None) -> None:
-    # bool is an int in Python but never a count of anything here.
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise InvalidRuleSet(path, f"expected a whole number, got {value!r}")
-    if minimum is not None and value < minimum:
-        raise InvalidRuleSet(path, f"expected a whole number of at least {minimum}, got {value!r}")
-
-
 def _check_schedule(schedule: object) -> None:
     if not isinstance(schedule, tuple) or len(schedule) != DEALS_PER_SET:
         raise InvalidRuleSet("rules.schedule", f"expected {DEALS_PER_SET} [deal size, contract] pairs")
@@ -356,18 +308,6 @@ def ruleset_from(name: str = DEFAULT_PRESET, overrides: Mapping[str, Any] | None
         else:
             changes[key] = value
     return replace(preset, **changes)
-
-
-def _card_values_from(base: CardValues, value: object) -> CardValues:
-    if not isinstance(value, Mapping):
-        raise InvalidRuleSet("rules.card_values", 'expected an object such as {"joker": 50}')
-    known = CardValues().as_dict()
-    for key in value:
-        if key not in known:
-            raise InvalidRuleSet(
-                f"rules.card_values.{key}", f"unknown card value (known: {', '.join(known)})"
-            )
-    return replace(base, **dict(value))
 
 
 def _schedule_from(value: object) -> tuple[tuple[int, str], ...]:

@@ -15,27 +15,42 @@ place by its JSON path — exactly the "exit 2" cases of the spec. Everything el
 ...              "deals": [{"deal": 1, "results": {"Bob": {"calls": "two"}}}]})
 Traceback (most recent call last):
 ...
-adjudication.engine.sheet.SheetError: deals[0].results.Bob.calls: expected a whole number, got "two"
+adjudication.engine.sheet_fields.SheetError: deals[0].results.Bob.calls: expected a whole number, got "two"
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple, NoReturn
 
 from .cards import Card
 from .rules import DEALS_PER_SET, DEFAULT_PRESET, InvalidRuleSet, RuleSet, ruleset_from
 from .scoring import read_token, split_hand
+from .sheet_fields import FORMAT as FORMAT
+from .sheet_fields import MAX_DEPTH as MAX_DEPTH
+from .sheet_fields import MAX_HAND_CARDS as MAX_HAND_CARDS
+from .sheet_fields import MAX_TEXT as MAX_TEXT
+from .sheet_fields import MAX_VOID_DEALS as MAX_VOID_DEALS
 
-FORMAT: Final = "kalooki-sheet/1"
-
-# The reader's size limits (SCORESHEET.md, exit 2): beyond them a sheet is not readable.
-MAX_VOID_DEALS: Final = 9  # void deals in one set
-MAX_HAND_CARDS: Final = 60  # cards written in one hand
-MAX_TEXT: Final = 500  # characters in any text: names, hands, reasons …
-MAX_DEPTH: Final = 20  # levels of nested JSON objects and lists; a sheet itself is level 1
+# The field readers both games' sheets share, under the names this module has always used.
+from .sheet_fields import SHORT_HAND as _SHORT_HAND
+from .sheet_fields import SheetError as SheetError
+from .sheet_fields import check_extras as _check_extras
+from .sheet_fields import check_hand as _check_hand
+from .sheet_fields import check_nesting as check_nesting
+from .sheet_fields import deal_as_dict
+from .sheet_fields import flag as _flag
+from .sheet_fields import got as got
+from .sheet_fields import join_path as _join
+from .sheet_fields import json_object as _object
+from .sheet_fields import player_name as _name
+from .sheet_fields import shown_key as _shown_key
+from .sheet_fields import text as _text
+from .sheet_fields import text_too_long as _text_too_long
+from .sheet_fields import unknown_player as _unknown_player
+from .sheet_fields import whole as _whole
 
 # Where the reader's objects sit in a sheet: a deal is level 3 (sheet → deals → deal), a result level 5.
 _DEAL_LEVEL: Final = 3
@@ -56,18 +71,6 @@ RESULT_KEYS: Final = frozenset(
         "other_reason",
     }
 )
-# Each card takes at least one character and each but the last a separator: n cards take at least
-# 2n − 1 characters, so a hand of at most this many holds at most MAX_HAND_CARDS.
-_SHORT_HAND: Final = 2 * MAX_HAND_CARDS
-
-
-class SheetError(ValueError):
-    """A sheet that cannot be read; ``path`` names the place (``deals[3].results.Bob.calls``)."""
-
-    def __init__(self, path: str, problem: str) -> None:
-        self.path = path
-        self.problem = problem
-        super().__init__(f"{path}: {problem}" if path else problem)
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,18 +141,14 @@ class DealRecord:
     results: Mapping[str, PlayerResult] = field(default_factory=dict, hash=False)
 
     def as_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"deal": self.deal}
-        if self.void:
-            data["void"] = True
-        if self.dealer is not None:
-            data["dealer"] = self.dealer
-        if self.out is not None:
-            data["out"] = self.out
-        if self.doubled or not self.void:
-            data["doubled"] = self.doubled
-        if self.results or not self.void:
-            data["results"] = {name: result.as_dict() for name, result in self.results.items()}
-        return data
+        return deal_as_dict(
+            deal=self.deal,
+            void=self.void,
+            dealer=self.dealer,
+            out=self.out,
+            mark=("doubled", self.doubled),
+            results=self.results,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,159 +189,6 @@ class Header(NamedTuple):
     seats: dict[str, int]
     first_dealer: str | None
     deals: list[Any]
-
-
-def got(value: object) -> str:
-    """The offending value as JSON, shortened: ``"two"``, ``2.5``, ``[1, 2]``.
-
-    >>> got("x" * 100)[-5:], got([[[]]]), got(_nested(100_000))
-    ('xx...', '[[[]]]', '[...]')
-    """
-    if isinstance(value, str) and len(value) > 60:
-        value = value[:60]
-    try:
-        text = json.dumps(value, ensure_ascii=False)
-    except RecursionError:
-        # Too deep to write out (and to repr): say what it is.
-        return "[...]" if isinstance(value, list) else "{...}"
-    except (TypeError, ValueError):
-        try:
-            text = repr(value)
-        except RecursionError:
-            return "..."
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _nested(levels: int) -> list[Any]:
-    """A list nested ``levels`` deep (for the examples), built without recursion."""
-    value: list[Any] = []
-    for _ in range(levels - 1):
-        value = [value]
-    return value
-
-
-def _join(where: str, rest: str) -> str:
-    """A JSON path below ``where`` (``""`` is the top): ``deals[3]`` + ``results.Bob`` …"""
-    return f"{where}.{rest}" if where else rest
-
-
-def _shown_key(key: object) -> str:
-    text = str(key)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _text_too_long(value: str, path: str) -> SheetError:
-    return SheetError(path, f"a text of {len(value):,} characters; at most {MAX_TEXT} are allowed")
-
-
-def check_nesting(value: object, path: str = "", level: int = 1, *, texts: bool = True) -> None:
-    """Refuse JSON nested deeper than :data:`MAX_DEPTH` levels and, with ``texts``, any text (a string
-    value or an object's key) over :data:`MAX_TEXT` characters; ``value`` sits at nesting ``level``.
-
-    Walks level by level without recursion, so a value nested 100,000 deep is refused, not a crash.
-
-    >>> check_nesting({"note": _nested(19)})  # the sheet's object and 19 lists: 20 levels
-    >>> check_nesting({"note": _nested(20)})  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    adjudication.engine.sheet.SheetError: note[0][0]...[0]: JSON nested deeper than 20 levels
-    >>> check_nesting({"players": ["Ann", "B" * 501]})
-    Traceback (most recent call last):
-    ...
-    adjudication.engine.sheet.SheetError: players[1]: a text of 501 characters; at most 500 are allowed
-    """
-    if isinstance(value, str):
-        if texts and len(value) > MAX_TEXT:
-            raise _text_too_long(value, path)
-        return
-    containers: list[tuple[object, str]] = [(value, path)]
-    while containers:
-        below: list[tuple[object, str]] = []
-        for container, where in containers:
-            if isinstance(container, dict):
-                pairs: Iterable[tuple[object, object]] = container.items()
-            elif isinstance(container, list):
-                pairs = enumerate(container)
-            else:
-                continue
-            if level > MAX_DEPTH:
-                raise SheetError(where, f"JSON nested deeper than {MAX_DEPTH} levels")
-            is_list = isinstance(container, list)
-            for key, item in pairs:
-                at = f"{where}[{key}]" if is_list else _join(where, _shown_key(key))
-                if texts and isinstance(key, str) and len(key) > MAX_TEXT:
-                    raise _text_too_long(key, at)
-                if isinstance(item, str):
-                    if texts and len(item) > MAX_TEXT:
-                        raise _text_too_long(item, at)
-                elif isinstance(item, dict | list):
-                    below.append((item, at))
-        containers = below
-        level += 1
-
-
-def _check_extras(raw: dict[str, Any], known: frozenset[str], where: str, level: int) -> None:
-    """The limits for the fields the reader does not know (ignored, but still part of the JSON); ``raw``
-    sits at nesting ``level``."""
-    for key, item in raw.items():
-        if key not in known:
-            check_nesting({key: item}, where, level)
-
-
-def _whole(value: object, path: str, *, minimum: int | None = 0) -> int:
-    """A JSON whole number (3 or 3.0), at least ``minimum``."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise SheetError(path, f"expected a whole number, got {got(value)}")
-    if isinstance(value, float):
-        if not value.is_integer():
-            raise SheetError(path, f"expected a whole number, got {got(value)}")
-        value = int(value)
-    if minimum is not None and value < minimum:
-        raise SheetError(path, f"expected a whole number of at least {minimum}, got {got(value)}")
-    return value
-
-
-def _flag(value: object, path: str) -> bool | None:
-    if value is None or isinstance(value, bool):
-        return value
-    raise SheetError(path, f"expected true, false or null, got {got(value)}")
-
-
-def _text(value: object, path: str) -> str | None:
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise SheetError(path, f"expected a string, got {got(value)}")
-    if len(value) > MAX_TEXT:
-        raise _text_too_long(value, path)
-    return value
-
-
-def _name(value: object, path: str, seats: Mapping[str, int]) -> str | None:
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise SheetError(path, f"expected a player's name, got {got(value)}")
-    if value not in seats:
-        if len(value) > MAX_TEXT:
-            raise _text_too_long(value, path)
-        raise SheetError(path, f"{got(value)} is not one of the players ({', '.join(seats)})")
-    return value
-
-
-def _check_hand(hand: str, path: str) -> None:
-    """A hand long enough to break a limit: its text (MAX_TEXT), then its cards (MAX_HAND_CARDS)."""
-    if len(hand) > MAX_TEXT:
-        raise _text_too_long(hand, path)
-    cards = len(split_hand(hand))
-    if cards > MAX_HAND_CARDS:
-        raise SheetError(path, f"{cards} cards in one hand; at most {MAX_HAND_CARDS} are allowed")
-
-
-def _object(value: object, path: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise SheetError(path, f"expected an object, got {got(value)}")
-    return value
 
 
 def _whole_floats(value: Any) -> Any:
@@ -438,12 +284,6 @@ def read_deal(raw: object, index: int, header: Header, path: str | None = None) 
     return DealRow(index, number, void, dealer, out, doubled, rows)
 
 
-def _unknown_player(name: object, path: str, seats: Mapping[str, int]) -> NoReturn:
-    if isinstance(name, str) and len(name) > MAX_TEXT:
-        raise _text_too_long(name, path)
-    raise SheetError(path, f"{got(name)} is not one of the players ({', '.join(seats)})")
-
-
 def _deal_number(value: object, path: str) -> int:
     if value is None:
         raise SheetError(path, f"missing: expected a deal number from 1 to {DEALS_PER_SET}")
@@ -529,7 +369,7 @@ def parse_sheet(data: object) -> Sheet:
     >>> parse_sheet({"format": "kalooki-sheet/1", "players": ["A", "B", "A"], "deals": []})
     Traceback (most recent call last):
     ...
-    adjudication.engine.sheet.SheetError: players[2]: duplicate player name "A"
+    adjudication.engine.sheet_fields.SheetError: players[2]: duplicate player name "A"
     """
     header = read_header(data)
     deals = tuple(_record(row) for row in read_deals(header))
@@ -549,11 +389,11 @@ def read_one_deal(raw: object, *, players: Sequence[str], rules: RuleSet, path: 
     ...               rules=ruleset_from())
     Traceback (most recent call last):
     ...
-    adjudication.engine.sheet.SheetError: results.Bob.calls: expected a whole number, got "two"
+    adjudication.engine.sheet_fields.SheetError: results.Bob.calls: expected a whole number, got "two"
     >>> read_one_deal({"deal": 12}, players=["Ann", "Bob"], rules=ruleset_from(), path="deals[3]")
     Traceback (most recent call last):
     ...
-    adjudication.engine.sheet.SheetError: deals[3].deal: expected a deal number from 1 to 9, got 12
+    adjudication.engine.sheet_fields.SheetError: deals[3].deal: expected a deal number from 1 to 9, got 12
     """
     seats = {name: seat for seat, name in enumerate(players)}
     header = Header(rules, tuple(players), seats, None, [])
@@ -577,8 +417,8 @@ def load_sheet(text: str | bytes) -> Sheet:
     >>> load_sheet("{")
     Traceback (most recent call last):
     ...
-    adjudication.engine.sheet.SheetError: not valid JSON: Expecting property name enclosed in double quotes: \
-line 1 column 2 (char 1)
+    adjudication.engine.sheet_fields.SheetError: not valid JSON: Expecting property name enclosed in double \
+quotes: line 1 column 2 (char 1)
     """
     return parse_sheet(decode_json(text))
 
@@ -592,7 +432,7 @@ def decode_json(text: str | bytes) -> Any:
     >>> decode_json("[" * 100_000 + "]" * 100_000)
     Traceback (most recent call last):
     ...
-    adjudication.engine.sheet.SheetError: JSON nested deeper than 20 levels
+    adjudication.engine.sheet_fields.SheetError: JSON nested deeper than 20 levels
     """
     try:
         value = json.loads(text)

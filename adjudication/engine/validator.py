@@ -26,70 +26,23 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
-from functools import lru_cache
-from typing import Final
 
-from .cards import FULL_DECK, JOKER, Card
+from .cards import JOKER, Card
 from .dealing import dealer_passes
 from .findings import CODE_ORDER, Finding, finding
-from .rules import DEALS_PER_SET, UPCARD, CardValues
-from .scoring import SPELLINGS, read_token, split_hand
+
+# Hands are read packed: a hand's value and card counts in one integer (packed_hands).
+from .packed_hands import CAPACITY as _CAPACITY
+from .packed_hands import CARDS as _CARDS
+from .packed_hands import DIGIT as _DIGIT
+from .packed_hands import Packing as _Packing
+from .packed_hands import pack_readable as _pack_readable
+from .packed_hands import packing as _packing
+from .rules import DEALS_PER_SET, UPCARD
+from .scoring import read_token, split_hand
 from .sheet import DealRow, Header, ResultRow, Sheet, header_of, read_deals, read_header, result_rows
 
 __all__ = ["has_errors", "validate", "validate_data"]
-
-# --- packed hands -------------------------------------------------------------------------------
-# A token's packed number: its R15 value in the low bits, then one 16-bit counter per card (52 cards and
-# the joker). Summing the tokens of a hand gives its value and its card counts at once; summing the hands
-# of a deal (without the value bits) gives the deal's card counts, checked against the deck (V9) with one
-# mask: a counter above its limit sets its top bit once the counter's headroom is added.
-_DIGIT: Final = 16
-_CAPACITY: Final = (1 << (_DIGIT - 1)) - 1  # counts stay below the top bit for decks of this many cards
-_CARDS: Final = (*FULL_DECK, JOKER)
-_CARD_INDEX: Final = {card: index for index, card in enumerate(_CARDS)}
-
-
-@dataclass(frozen=True, slots=True)
-class _Packing:
-    tokens: dict[str, int]  # spelling (any case) -> packed number
-    value_bits: int
-    value_mask: int
-    headroom: int  # per counter: top bit − 1 − its limit
-    top_bits: int
-    limits: tuple[int, ...]
-
-
-@lru_cache(maxsize=16)
-def _packing(values: CardValues, decks: int, jokers: int) -> _Packing:
-    # Hands are JSON strings: far fewer than 2**31 tokens, so the value bits never overflow.
-    highest = max(values.joker, values.black_ace, values.red_ace, values.ten_to_king, 9, 1)
-    value_bits = (highest << 31).bit_length() + 1
-    limits = tuple(jokers if card is JOKER else decks for card in _CARDS)
-    tokens = {
-        spelling: values.of(card) + (1 << (value_bits + _DIGIT * _CARD_INDEX[card]))
-        for spelling, card in SPELLINGS.items()
-    }
-    headroom = sum((_CAPACITY - limit) << (_DIGIT * index) for index, limit in enumerate(limits))
-    top_bits = sum(1 << (_DIGIT * index + _DIGIT - 1) for index in range(len(_CARDS)))
-    return _Packing(tokens, value_bits, (1 << value_bits) - 1, headroom, top_bits, limits)
-
-
-def _pack_readable(tokens: list[str], packing: _Packing) -> tuple[int, list[str]]:
-    """A hand with an unreadable token: the packed number of the readable ones, and the bad ones."""
-    packed = 0
-    bad = []
-    for token in tokens:
-        number = packing.tokens.get(token)
-        if number is None:
-            card = read_token(token)
-            if card is None:
-                bad.append(token)
-                continue
-            number = packing.tokens[card.notation]
-        packed += number
-    return packed, bad
-
 
 # --- the public face ----------------------------------------------------------------------------
 

@@ -1,0 +1,147 @@
+"""What every ruleset family shares: card values, the error naming a parameter, the readers that check one.
+
+Every family of rulesets (``rules`` for Jamaican Kalooki) builds on these, so a bad value gets the same
+message, naming ``rules.<key>``, whichever game it belongs to.
+
+>>> from .cards import JOKER, Card
+>>> CardValues().of(Card(1, "H")), CardValues(joker=15, red_ace=11).of(JOKER)
+(1, 15)
+>>> require_whole("rules.limit", -1, minimum=1)
+Traceback (most recent call last):
+...
+adjudication.engine.parameters.InvalidRuleSet: rules.limit: expected a whole number of at least 1, got -1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from .cards import Card
+
+__all__ = [
+    "CardValues",
+    "InvalidRuleSet",
+    "card_values_from",
+    "require_flag",
+    "require_whole",
+    "rules_dict",
+]
+
+
+class InvalidRuleSet(ValueError):
+    """A preset name or parameter that cannot be used; ``path`` names it (``rules.call_limit``)."""
+
+    def __init__(self, path: str, problem: str) -> None:
+        self.path = path
+        self.problem = problem
+        super().__init__(f"{path}: {problem}")
+
+
+@dataclass(frozen=True, slots=True)
+class CardValues:
+    """Penalty values of the cards left in hand (R15, B5); 2–9 always count their face value.
+
+    >>> CardValues().as_dict()
+    {'joker': 50, 'black_ace': 15, 'red_ace': 1, 'ten_to_king': 10}
+    """
+
+    joker: int = 50
+    black_ace: int = 15
+    red_ace: int = 1
+    ten_to_king: int = 10
+
+    def of(self, card: Card) -> int:
+        rank = card.rank
+        if rank == 0:
+            return self.joker
+        if rank == 1:
+            return self.red_ace if card.is_red else self.black_ace
+        if rank >= 10:
+            return self.ten_to_king
+        return rank
+
+    def as_dict(self) -> dict[str, int]:
+        return {
+            "joker": self.joker,
+            "black_ace": self.black_ace,
+            "red_ace": self.red_ace,
+            "ten_to_king": self.ten_to_king,
+        }
+
+    def check(self) -> None:
+        """Refuse a value that is not a whole number of at least 0, naming it."""
+        for name, value in self.as_dict().items():
+            require_whole(f"rules.card_values.{name}", value, minimum=0)
+
+
+def card_values_from(base: CardValues, value: object) -> CardValues:
+    """``base`` with the values a sheet's ``card_values`` object overrides.
+
+    >>> card_values_from(CardValues(), {"joker": 25}).joker
+    25
+    >>> card_values_from(CardValues(), {"queen": 10})
+    Traceback (most recent call last):
+    ...
+    adjudication.engine.parameters.InvalidRuleSet: rules.card_values.queen: unknown card value \
+(known: joker, black_ace, red_ace, ten_to_king)
+    """
+    if not isinstance(value, Mapping):
+        raise InvalidRuleSet("rules.card_values", 'expected an object such as {"joker": 50}')
+    known = CardValues().as_dict()
+    for key in value:
+        if key not in known:
+            raise InvalidRuleSet(
+                f"rules.card_values.{key}", f"unknown card value (known: {', '.join(known)})"
+            )
+    return replace(base, **dict(value))
+
+
+def require_whole(path: str, value: object, *, minimum: int | None) -> None:
+    """Refuse anything but a whole number of at least ``minimum`` (None: any whole number).
+
+    >>> require_whole("rules.buy_ins", True, minimum=0)
+    Traceback (most recent call last):
+    ...
+    adjudication.engine.parameters.InvalidRuleSet: rules.buy_ins: expected a whole number, got True
+    """
+    # bool is an int in Python but never a count of anything here.
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise InvalidRuleSet(path, f"expected a whole number, got {value!r}")
+    if minimum is not None and value < minimum:
+        raise InvalidRuleSet(path, f"expected a whole number of at least {minimum}, got {value!r}")
+
+
+def require_flag(path: str, value: object) -> None:
+    """Refuse anything but true or false.
+
+    >>> require_flag("rules.kalookie_doubles", 1)
+    Traceback (most recent call last):
+    ...
+    adjudication.engine.parameters.InvalidRuleSet: rules.kalookie_doubles: expected true or false, got 1
+    """
+    if not isinstance(value, bool):
+        raise InvalidRuleSet(path, f"expected true or false, got {value!r}")
+
+
+def rules_dict(ruleset: Any) -> dict[str, Any]:
+    """Every parameter of a ruleset (a frozen dataclass of either family) in the ``rules`` shape of
+    SCORESHEET.md: its name left out, values with ``as_dict`` as objects, tuples as lists.
+
+    >>> from .rules import ruleset_from
+    >>> rules = rules_dict(ruleset_from("jamaican"))
+    >>> rules["schedule"][0], rules["card_values"]["joker"]
+    ([9, '333'], 50)
+    """
+    return {
+        item.name: _as_json(getattr(ruleset, item.name)) for item in fields(ruleset) if item.name != "name"
+    }
+
+
+def _as_json(value: Any) -> Any:
+    if hasattr(value, "as_dict"):
+        return value.as_dict()
+    if isinstance(value, tuple):
+        return [_as_json(item) for item in value]
+    return value
