@@ -6,4 +6,10 @@
   a deal's place in playing order (R19, R21);
 - ``sheet``: reading and writing ``kalooki-sheet/1``; ``findings``: the validator's finding codes;
 - ``validator``: checks V1–V14 of a sheet; ``simulator``: seeded valid sheets for tests and benchmarks.
+
+British Kalooki (seed 002, RULES.md B1–B9) is a second family of rulesets beside the Jamaican one:
+``british_rules`` (its presets), ``british_melds`` (sets, runs, the 40-point opening), ``british_sheet``
+(a game sheet's hands), ``british_validator`` (BV1–BV8), ``british_game`` (who is in, finishing order),
+``british_simulator``. ``rules.ruleset_from``, ``sheet.parse_sheet`` and ``validator.validate`` serve
+both games; what the two share lives in ``parameters``, ``sheet_fields`` and ``packed_hands``.
 """

@@ -2,7 +2,8 @@
 
 The codes, their severity and the rule or check each comes from are fixed by the spec; the wording of every
 message lives in the one :data:`MESSAGES` table below, keyed by code (``CODE.variant`` for the few codes whose
-message depends on the case).
+message depends on the case). British Kalooki's own codes (BUY_IN_RESET … GAME_UNFINISHED) follow the
+Jamaican ones; a shared code speaks of hands in a British game through its ``CODE.hand``-style variants.
 
 >>> item = finding("NOT_DOUBLED", deal=3, player="Bob", expected=146, found=73, value=73)
 >>> item.code, item.severity, item.rule, item.expected, item.found
@@ -65,6 +66,13 @@ CODE_TABLE: Final = (
     CodeSpec("TOTAL_MISMATCH", ERROR, "V14", "a running total differs from the sum of the scores so far"),
     CodeSpec("DEALER_ORDER", WARNING, "V13", "a dealer does not follow R21"),
     CodeSpec("SET_INCOMPLETE", WARNING, "V12", "fewer than 9 scored deals: the set is still in play"),
+    # British Kalooki (SCORESHEET.md, "A British Kalooki game sheet"), each a defect of its own.
+    CodeSpec("BUY_IN_RESET", ERROR, "B7", "reset_to is not the highest total at or under the limit"),
+    CodeSpec("BUY_IN_NOT_OVER", ERROR, "B7", "a buy-in on a line whose total is not over the limit"),
+    CodeSpec("BUY_IN_LIMIT", ERROR, "B7", "more buy-ins than the ruleset allows"),
+    CodeSpec("PLAYED_AFTER_OUT", ERROR, "BV6", "a player out of the game has a result in a later hand"),
+    CodeSpec("GAME_OVER", ERROR, "BV7", "a hand is scored after only one player was left"),
+    CodeSpec("GAME_UNFINISHED", WARNING, "BV7", "two or more players are still in: the game is in play"),
 )
 CODES: Final = tuple(spec.code for spec in CODE_TABLE)
 SPECS: Final = {spec.code: spec for spec in CODE_TABLE}
@@ -149,6 +157,75 @@ MESSAGES: Final[dict[str, str]] = {
     "DEALER_ORDER": "deal {deal} should be dealt by {expected} (the deal passes to the left, R21), "
     "not {found}",
     "SET_INCOMPLETE": "{found} of {expected} deals scored: the set is still in play",
+    # British Kalooki: its own codes, and the wording of shared codes where a game of hands differs.
+    "PLAYER_COUNT.hands": (
+        "{found} players need {needed} cards ({hand_size} each and the upcard) but the deck holds {deck}; "
+        "the ruleset can seat {expected}"
+    ),
+    "DEAL_SEQUENCE.hand": (
+        "hand {found} comes where hand {expected} was due: hand {missing} is missing or late"
+    ),
+    "DEAL_SEQUENCE.hand_repeated": (
+        "hand {found} is scored again (a replay needs a void hand before it); hand {expected} was due"
+    ),
+    "DEAL_SEQUENCE.hand_void": "hand {expected} was void, so its replay must come next, not hand {found}",
+    "VOID_SCORED.hand": (
+        "hand {deal} is void but carries scores ({found}); the same dealer deals it again without them"
+    ),
+    "MISSING_RESULT.hand": "{player} is still in the game but has no result in hand {deal}",
+    "MISSING_RESULT.hand_penalty": "{player}'s result in hand {deal} has no penalty",
+    "NO_WINNER.hand": "hand {deal} is scored but names no player who went out",
+    "WINNER_SCORED.hand": "{player} went out, so scores {expected}, not {found}",
+    "HAND_SIZE.unopened": (
+        "{player} has not opened, so holds {expected} cards (every turn draws one and discards one), "
+        "not {found}"
+    ),
+    "HAND_SIZE.hand_opened": (
+        "{player} opened, so holds {expected} cards (an opening lays at least {fewest} of the "
+        "{hand_size} + 1 cards and one is discarded), not {found}"
+    ),
+    "HAND_SIZE.hand_either": (
+        "{player} holds {expected} cards ({hand_size} unopened, 1 to {most} opened), not {found}"
+    ),
+    "CARD_SUPPLY.hand": (
+        "{card} appears {found} times across the players' cards in hand {deal}; the deck holds {expected}"
+    ),
+    "NOT_DOUBLED.kalookie": (
+        "{player}'s hand is worth {value}; hand {deal} was a kalookie, so it scores {expected}, "
+        "not the undoubled {found}"
+    ),
+    "PENALTY_MISMATCH.hand": "{player}'s hand is worth {value} × {factor} = {expected}, not {found}",
+    "NONWINNER_ZERO.hand": (
+        "{player} did not go out, so holds a card and scores at least {lowest}, not {found}"
+    ),
+    "DOUBLED_ODD.kalookie": (
+        "hand {deal} was a kalookie, so {player}'s score is a multiple of {factor}; {found} is not"
+    ),
+    "TOTAL_MISMATCH.hand": "{player}'s running total after hand {deal} is {expected}, not {found}",
+    "DEALER_ORDER.hand": (
+        "hand {deal} should be dealt by {expected} (the deal passes to the left among the players "
+        "still in), not {found}"
+    ),
+    "BUY_IN_RESET": (
+        "{player} bought in after hand {deal}, so goes on from {expected}, the highest total at or "
+        "under the limit of {limit}, not {found}"
+    ),
+    "BUY_IN_NOT_OVER": (
+        "{player}'s total after hand {deal} is {found}, not over the limit of {limit}: there is no "
+        "buy-in to make"
+    ),
+    "BUY_IN_LIMIT": (
+        "{player} buys in for the {count} time; a player may buy in {expected} times at most and is then out"
+    ),
+    "PLAYED_AFTER_OUT": (
+        "{player} went over the limit in hand {expected} without buying in, so is out of the game, "
+        "but plays in hand {deal}"
+    ),
+    "GAME_OVER": (
+        "hand {deal} is scored but the game ended after hand {expected}: only {found} was left at or "
+        "under the limit of {limit}"
+    ),
+    "GAME_UNFINISHED": "{found} players are still in the game: it is still in play",
 }
 
 

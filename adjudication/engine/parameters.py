@@ -1,7 +1,7 @@
 """What every ruleset family shares: card values, the error naming a parameter, the readers that check one.
 
-Every family of rulesets (``rules`` for Jamaican Kalooki) builds on these, so a bad value gets the same
-message, naming ``rules.<key>``, whichever game it belongs to.
+Both families (``rules`` for Jamaican Kalooki, ``british_rules`` for British Kalooki) build on these, so a
+bad value gets the same message, naming ``rules.<key>``, whichever game it belongs to.
 
 >>> from .cards import JOKER, Card
 >>> CardValues().of(Card(1, "H")), CardValues(joker=15, red_ace=11).of(JOKER)
@@ -130,9 +130,8 @@ def rules_dict(ruleset: Any) -> dict[str, Any]:
     SCORESHEET.md: its name left out, values with ``as_dict`` as objects, tuples as lists.
 
     >>> from .rules import ruleset_from
-    >>> rules = rules_dict(ruleset_from("jamaican"))
-    >>> rules["schedule"][0], rules["card_values"]["joker"]
-    ([9, '333'], 50)
+    >>> rules_dict(ruleset_from("jamaican"))["schedule"][0], rules_dict(ruleset_from("british"))["limit"]
+    ([9, '333'], 150)
     """
     return {
         item.name: _as_json(getattr(ruleset, item.name)) for item in fields(ruleset) if item.name != "name"

@@ -17,6 +17,12 @@ Traceback (most recent call last):
 ...
 adjudication.engine.parameters.InvalidRuleSet: rules.bend_bonus: scores are never negative (R14): expected a \
 whole number of at least 0, got -50
+
+British Kalooki is a second family of presets (``british_rules``); :func:`ruleset_from` gives either:
+
+>>> british = ruleset_from("british-swedish")
+>>> british.family, british.limit, british.max_deal_number, rules.family, rules.max_deal_number
+('british', 100, 200, 'jamaican', 9)
 """
 
 from __future__ import annotations
@@ -25,8 +31,9 @@ import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
+from .british_rules import BRITISH_PRESETS, BRITISH_RULE_KEYS, BritishRuleSet, british_ruleset_from
 from .cards import Card
 from .parameters import CardValues as CardValues
 from .parameters import InvalidRuleSet as InvalidRuleSet
@@ -67,7 +74,12 @@ class InvalidDeal(ValueError):
 
 @dataclass(frozen=True)
 class RuleSet:
-    """Every parameter of RULES.md; build one with :func:`ruleset_from`."""
+    """Every parameter of RULES.md R1–R21; build one with :func:`ruleset_from`.
+
+    ``family`` and ``max_deal_number`` are what code serving both games asks instead of the class.
+    """
+
+    family: ClassVar[str] = "jamaican"
 
     name: str = "jamaican"
     schedule: tuple[tuple[int, str], ...] = JAMAICAN_SCHEDULE
@@ -125,6 +137,11 @@ class RuleSet:
     def can_deal(self, players: int) -> bool:
         """R2: every player's largest hand plus the upcard must come out of the deck."""
         return players * self.largest_deal + UPCARD <= self.deck_size
+
+    @property
+    def max_deal_number(self) -> int:
+        """The highest deal number a sheet may hold (9; a British ruleset answers its ``max_hands``)."""
+        return len(self.schedule)
 
     @property
     def largest_deal(self) -> int:
@@ -279,17 +296,35 @@ PRESETS: Final[dict[str, RuleSet]] = {
 DEFAULT_PRESET: Final = "jamaican"
 RULE_KEYS: Final = tuple(key for key in PRESETS[DEFAULT_PRESET].to_rules_dict())
 
+# Either family's ruleset: code serving both asks ``rules.family`` and ``rules.max_deal_number``.
+AnyRuleSet = RuleSet | BritishRuleSet
+# Every preset of every family, by name (the names never collide).
+PRESET_NAMES: Final = tuple(sorted((*PRESETS, *BRITISH_PRESETS)))
 
-def ruleset_from(name: str = DEFAULT_PRESET, overrides: Mapping[str, Any] | None = None) -> RuleSet:
-    """The preset called ``name`` with single parameters overridden (values as in a sheet's JSON).
 
-    Raises :class:`InvalidRuleSet` naming the key for an unknown preset, an unknown key, a value of the
-    wrong type or a combination no table could play.
+def ruleset_from(name: str = DEFAULT_PRESET, overrides: Mapping[str, Any] | None = None) -> AnyRuleSet:
+    """The preset called ``name``, of either family, with single parameters overridden (values as in a
+    sheet's JSON).
+
+    Raises :class:`InvalidRuleSet` naming the key for an unknown preset, an unknown key (one of the other
+    family's included), a value of the wrong type or a combination no table could play.
+
+    >>> ruleset_from("british", {"limit": 200}).limit
+    200
+    >>> ruleset_from("jamaican", {"limit": 200})
+    Traceback (most recent call last):
+    ...
+    adjudication.engine.parameters.InvalidRuleSet: rules.limit: a British Kalooki parameter; the jamaican \
+ruleset has no such rule
     """
+    if isinstance(name, str) and name in BRITISH_PRESETS:
+        _refuse_other_family(
+            overrides, name, other_keys=RULE_KEYS, own_keys=BRITISH_RULE_KEYS, other="Jamaican"
+        )
+        return british_ruleset_from(name, overrides)
     preset = PRESETS.get(name) if isinstance(name, str) else None
     if preset is None:
-        known = ", ".join(sorted(PRESETS))
-        raise InvalidRuleSet("ruleset", f"unknown ruleset {name!r} (known: {known})")
+        raise InvalidRuleSet("ruleset", f"unknown ruleset {name!r} (known: {', '.join(PRESET_NAMES)})")
     if overrides is None:
         return preset
     # Checked before the empty shortcut: a sheet's "rules": [] is a mistake, not "no overrides".
@@ -300,6 +335,9 @@ def ruleset_from(name: str = DEFAULT_PRESET, overrides: Mapping[str, Any] | None
     changes: dict[str, Any] = {}
     for key, value in overrides.items():
         if key not in RULE_KEYS:
+            _refuse_other_family(
+                {key: value}, name, other_keys=BRITISH_RULE_KEYS, own_keys=RULE_KEYS, other="British"
+            )
             raise InvalidRuleSet(f"rules.{key}", f"unknown rule parameter (known: {', '.join(RULE_KEYS)})")
         if key == "card_values":
             changes[key] = _card_values_from(preset.card_values, value)
@@ -308,6 +346,19 @@ def ruleset_from(name: str = DEFAULT_PRESET, overrides: Mapping[str, Any] | None
         else:
             changes[key] = value
     return replace(preset, **changes)
+
+
+def _refuse_other_family(
+    overrides: object, name: str, *, other_keys: tuple[str, ...], own_keys: tuple[str, ...], other: str
+) -> None:
+    """A parameter of the other game named in this one's rules: say so, rather than "unknown"."""
+    if not isinstance(overrides, Mapping):
+        return
+    for key in overrides:
+        if key in other_keys and key not in own_keys:
+            raise InvalidRuleSet(
+                f"rules.{key}", f"a {other} Kalooki parameter; the {name} ruleset has no such rule"
+            )
 
 
 def _schedule_from(value: object) -> tuple[tuple[int, str], ...]:

@@ -3,6 +3,8 @@
 :func:`parse_sheet` turns the JSON value into frozen dataclasses or raises :class:`SheetError` naming the
 place by its JSON path — exactly the "exit 2" cases of the spec. Everything else that is wrong with a sheet
 (a wrong score, an unreadable card, a missing deal) is readable and left to the validator's findings.
+A sheet with a British ruleset is a game of hands, read by ``british_sheet`` (:func:`parse_sheet` hands it
+over and :func:`sheet_to_dict` writes either).
 
 >>> sheet = parse_sheet({"format": "kalooki-sheet/1", "players": ["Ann", "Bob", "Cy"], "deals": [
 ...     {"deal": 1, "out": "Ann", "results": {"Ann": {"penalty": 0}, "Bob": {"penalty": 12, "hand": "QS 2H"},
@@ -25,16 +27,20 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple, NoReturn
 
+from .british_rules import BritishRuleSet
+from .british_sheet import BritishHeader, BritishSheet, read_british_sheet
 from .cards import Card
 from .rules import DEALS_PER_SET, DEFAULT_PRESET, InvalidRuleSet, RuleSet, ruleset_from
 from .scoring import read_token, split_hand
+
+# The field readers both games' sheets share, under the names this module has always used.
+from .sheet_fields import DEAL_LEVEL as _DEAL_LEVEL
 from .sheet_fields import FORMAT as FORMAT
 from .sheet_fields import MAX_DEPTH as MAX_DEPTH
 from .sheet_fields import MAX_HAND_CARDS as MAX_HAND_CARDS
 from .sheet_fields import MAX_TEXT as MAX_TEXT
 from .sheet_fields import MAX_VOID_DEALS as MAX_VOID_DEALS
-
-# The field readers both games' sheets share, under the names this module has always used.
+from .sheet_fields import RESULT_LEVEL as _RESULT_LEVEL
 from .sheet_fields import SHORT_HAND as _SHORT_HAND
 from .sheet_fields import SheetError as SheetError
 from .sheet_fields import check_extras as _check_extras
@@ -52,9 +58,6 @@ from .sheet_fields import text_too_long as _text_too_long
 from .sheet_fields import unknown_player as _unknown_player
 from .sheet_fields import whole as _whole
 
-# Where the reader's objects sit in a sheet: a deal is level 3 (sheet → deals → deal), a result level 5.
-_DEAL_LEVEL: Final = 3
-_RESULT_LEVEL: Final = 5
 # The fields the reader knows; others are ignored (SCORESHEET.md: importers keep what they understand).
 SHEET_KEYS: Final = frozenset({"format", "ruleset", "rules", "players", "first_dealer", "deals"})
 DEAL_KEYS: Final = frozenset({"deal", "void", "dealer", "out", "doubled", "results"})
@@ -202,8 +205,12 @@ def _whole_floats(value: Any) -> Any:
     return value
 
 
-def read_header(data: object) -> Header:
-    """Everything above ``deals``: format, rules, players, first dealer (SheetError when unreadable)."""
+def read_header(data: object) -> Header | BritishHeader:
+    """Everything above ``deals``: format, rules, players, first dealer (SheetError when unreadable).
+
+    A British ruleset gives a :class:`~adjudication.engine.british_sheet.BritishHeader`: its hands are read
+    by ``british_sheet``.
+    """
     sheet = _object(data, "")
     if not sheet.keys() <= SHEET_KEYS:
         _check_extras(sheet, SHEET_KEYS, "", 1)
@@ -239,6 +246,8 @@ def read_header(data: object) -> Header:
     deals = sheet.get("deals")
     if not isinstance(deals, list):
         raise SheetError("deals", f"expected a list of deals, got {got(deals)}")
+    if isinstance(rules, BritishRuleSet):
+        return BritishHeader(rules, tuple(players), seats, first_dealer, deals)
     return Header(rules, tuple(players), seats, first_dealer, deals)
 
 
@@ -360,8 +369,11 @@ def _too_many_voids(index: int) -> NoReturn:
 # --- the public face ----------------------------------------------------------------------------
 
 
-def parse_sheet(data: object) -> Sheet:
+def parse_sheet(data: object) -> Sheet | BritishSheet:
     """Read a ``kalooki-sheet/1`` JSON value (already decoded); raise :class:`SheetError` if unreadable.
+
+    A British ruleset gives a :class:`~adjudication.engine.british_sheet.BritishSheet` (``rules.family``
+    says which game a sheet is of).
 
     >>> parse_sheet({"format": "kalooki-sheet/1", "rules": {"call_limit": 2}, "players": ["A", "B", "C"],
     ...              "deals": []}).rules.call_limit
@@ -370,8 +382,13 @@ def parse_sheet(data: object) -> Sheet:
     Traceback (most recent call last):
     ...
     adjudication.engine.sheet_fields.SheetError: players[2]: duplicate player name "A"
+    >>> parse_sheet({"format": "kalooki-sheet/1", "ruleset": "british", "players": ["A", "B"],
+    ...              "deals": []}).rules.family
+    'british'
     """
     header = read_header(data)
+    if isinstance(header, BritishHeader):
+        return read_british_sheet(header)
     deals = tuple(_record(row) for row in read_deals(header))
     return Sheet(rules=header.rules, players=header.players, deals=deals, first_dealer=header.first_dealer)
 
@@ -411,7 +428,7 @@ def _record(row: DealRow) -> DealRecord:
     )
 
 
-def load_sheet(text: str | bytes) -> Sheet:
+def load_sheet(text: str | bytes) -> Sheet | BritishSheet:
     """Decode JSON text and read the sheet; bad JSON is a :class:`SheetError` too.
 
     >>> load_sheet("{")
@@ -447,8 +464,8 @@ def decode_json(text: str | bytes) -> Any:
     return value
 
 
-def sheet_to_dict(sheet: Sheet) -> dict[str, Any]:
-    """The sheet as a ``kalooki-sheet/1`` JSON value; ``parse_sheet(sheet_to_dict(s)) == s``.
+def sheet_to_dict(sheet: Sheet | BritishSheet) -> dict[str, Any]:
+    """The sheet, of either game, as a ``kalooki-sheet/1`` JSON value; ``parse_sheet(sheet_to_dict(s)) == s``.
 
     >>> data = {"format": "kalooki-sheet/1", "ruleset": "jamaican-large", "players": ["A", "B", "C", "D"],
     ...         "deals": [{"deal": 1, "void": True}]}

@@ -19,11 +19,13 @@ from .cards import Card
 from .scoring import read_token, split_hand
 
 __all__ = [
+    "DEAL_LEVEL",
     "FORMAT",
     "MAX_DEPTH",
     "MAX_HAND_CARDS",
     "MAX_TEXT",
     "MAX_VOID_DEALS",
+    "RESULT_LEVEL",
     "SHORT_HAND",
     "SheetError",
     "check_extras",
@@ -50,6 +52,10 @@ MAX_VOID_DEALS: Final = 9  # void deals in one set
 MAX_HAND_CARDS: Final = 60  # cards written in one hand
 MAX_TEXT: Final = 500  # characters in any text: names, hands, reasons …
 MAX_DEPTH: Final = 20  # levels of nested JSON objects and lists; a sheet itself is level 1
+
+# Where the reader's objects sit in a sheet: a deal is level 3 (sheet → deals → deal), a result level 5.
+DEAL_LEVEL: Final = 3
+RESULT_LEVEL: Final = 5
 
 # Each card takes at least one character and each but the last a separator: n cards take at least
 # 2n − 1 characters, so a hand of at most this many holds at most MAX_HAND_CARDS.

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .cards import FULL_DECK, JOKER, Card, format_cards
-from .rules import DEALS_PER_SET, UPCARD, RuleSet, ruleset_from
+from .rules import DEALS_PER_SET, DEFAULT_PRESET, PRESETS, UPCARD, RuleSet
 from .scoring import result_penalty
 from .sheet import FORMAT, MAX_VOID_DEALS
 
@@ -55,7 +55,7 @@ def simulate_sheet(
     >>> sorted(sheet), len(sheet["deals"]) >= 2
     (['deals', 'format', 'players', 'ruleset'], True)
     """
-    rules = rules or ruleset_from("jamaican")
+    rules = rules or PRESETS[DEFAULT_PRESET]
     players = list(players)
     if not rules.min_players <= len(players) <= rules.max_players or not rules.can_deal(len(players)):
         raise ValueError(f"{len(players)} players cannot sit at a {rules.name} table")

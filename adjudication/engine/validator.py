@@ -1,5 +1,7 @@
 """The score-sheet validator: checks V1–V14 of RULES.md, reported with the codes of SCORESHEET.md.
 
+A British game sheet is handed to ``british_validator`` (checks BV1–BV8) by both doors below.
+
 :func:`validate_data` reads the decoded JSON and checks it in one pass (it raises :class:`SheetError` for
 the unreadable cases, exit 2); :func:`validate` checks an already parsed :class:`Sheet`. Both return the
 findings sorted by deal, then seat; an empty list is a clean sheet.
@@ -27,6 +29,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
+from .british_sheet import BritishHeader, BritishSheet, read_british_sheet
+from .british_validator import validate_british
 from .cards import JOKER, Card
 from .dealing import dealer_passes
 from .findings import CODE_ORDER, Finding, finding
@@ -47,14 +51,18 @@ __all__ = ["has_errors", "validate", "validate_data"]
 # --- the public face ----------------------------------------------------------------------------
 
 
-def validate(sheet: Sheet) -> list[Finding]:
-    """The findings for a parsed sheet, sorted by deal then seat (empty when the sheet is clean).
+def validate(sheet: Sheet | BritishSheet) -> list[Finding]:
+    """The findings for a parsed sheet of either game, sorted by deal then seat (empty when it is clean).
+
+    A British sheet is checked by ``british_validator`` (BV1–BV8).
 
     >>> from .sheet import parse_sheet
     >>> from .simulator import simulate_sheet
     >>> validate(parse_sheet(simulate_sheet(5)))
     []
     """
+    if isinstance(sheet, BritishSheet):
+        return validate_british(sheet)
     return _Checker(header_of(sheet)).run(result_rows(sheet))
 
 
@@ -66,6 +74,8 @@ def validate_data(data: object) -> list[Finding]:
     [Finding(code='PLAYER_COUNT', ...), Finding(code='SET_INCOMPLETE', ...)]
     """
     header = read_header(data)
+    if isinstance(header, BritishHeader):
+        return validate_british(read_british_sheet(header))
     return _Checker(header).run(read_deals(header))
 
 

@@ -210,7 +210,7 @@ REFUSALS = [
     ("rounds[0].tables[1].sheet.players", ["Ann", "Fitz", "Gail", "Hugh"], "rounds[0].tables[1].sheet"),
     ("players[1].name", "ann", 'players[1].name: "ann" is listed twice (also players[0])'),
     ("event.date", "5/12/2026", "event.date: expected a date like 2026-12-05"),
-    ("event.ruleset", "british", "event.ruleset"),
+    ("event.ruleset", "kaluki", "event.ruleset"),
     ("event.rules", {"call_limit": -1}, "event.rules.call_limit"),
     ("rounds[0].tables[0].sheet.rules", {"call_limit": 2}, "rounds[0].tables[0].sheet.rules"),
     ("rounds[0].tables[0].status", "done", "rounds[0].tables[0].status: expected in_play or verified"),

@@ -107,8 +107,9 @@ def test_a_run_valid_in_another_order_says_so_and_exits_1() -> None:
         (("--deal", "0", SPEC_EXAMPLE), "--deal: expected a deal number 1–9, got '0'"),
         (("--deal", "three", SPEC_EXAMPLE), "--deal: expected a deal number 1–9, got 'three'"),
         (
-            ("--deal", "3", "--ruleset", "british", SPEC_EXAMPLE),
-            "--ruleset: unknown ruleset 'british' (known: jamaican, jamaican-large)",
+            ("--deal", "3", "--ruleset", "kaluki", SPEC_EXAMPLE),
+            "--ruleset: unknown ruleset 'kaluki' (known: british, british-301, british-501, british-swedish, "
+            "jamaican, jamaican-large)",
         ),
     ],
 )

@@ -1,6 +1,7 @@
 """Finding codes, their order and severity (SCORESHEET.md, "Finding codes (stable)")."""
 
 import dataclasses
+import re
 import string
 
 import pytest
@@ -16,7 +17,7 @@ from adjudication.engine.findings import (
 )
 
 # The spec's table, in its order: the order decides which code reports a defect ("one defect, one code").
-SPEC_TABLE = [
+JAMAICAN_TABLE = [
     ("BAD_CARD", "error"),
     ("PLAYER_COUNT", "error"),
     ("DEAL_SEQUENCE", "error"),
@@ -41,16 +42,32 @@ SPEC_TABLE = [
     ("DEALER_ORDER", "warning"),
     ("SET_INCOMPLETE", "warning"),
 ]
+# The British game sheet's own codes (SCORESHEET.md, "A British Kalooki game sheet"), after the others.
+BRITISH_TABLE = [
+    ("BUY_IN_RESET", "error"),
+    ("BUY_IN_NOT_OVER", "error"),
+    ("BUY_IN_LIMIT", "error"),
+    ("PLAYED_AFTER_OUT", "error"),
+    ("GAME_OVER", "error"),
+    ("GAME_UNFINISHED", "warning"),
+]
+SPEC_TABLE = JAMAICAN_TABLE + BRITISH_TABLE
 
 
 def test_codes_are_in_the_spec_order():
     assert list(CODES) == [code for code, _ in SPEC_TABLE]
 
 
-@pytest.mark.parametrize(("code", "severity"), SPEC_TABLE)
+@pytest.mark.parametrize(("code", "severity"), JAMAICAN_TABLE)
 def test_each_code_has_its_spec_severity_and_a_rule(code, severity):
     assert SPECS[code].severity == severity
     assert SPECS[code].rule[0] in "RV" and SPECS[code].rule[1:].isdigit()
+
+
+@pytest.mark.parametrize(("code", "severity"), BRITISH_TABLE)
+def test_each_british_code_has_its_spec_severity_and_a_british_rule(code, severity):
+    assert SPECS[code].severity == severity
+    assert re.fullmatch(r"BV?\d+", SPECS[code].rule)
 
 
 @pytest.mark.parametrize("code", CODES)
@@ -109,6 +126,12 @@ DETAILS = {
     "needed",
     "deck",
     "missing",
+    # British Kalooki's wording.
+    "hand_size",
+    "fewest",
+    "most",
+    "lowest",
+    "count",
 }
 
 

@@ -260,7 +260,13 @@ def _schedule_with(index: int, entry: Any) -> list[Any]:
 
 REFUSALS: list[tuple[str, Any, str, str]] = [
     # (preset, overrides, path, words in the message)
-    ("british", None, "ruleset", "unknown ruleset 'british' (known: jamaican, jamaican-large)"),
+    (
+        "kaluki",
+        None,
+        "ruleset",
+        "unknown ruleset 'kaluki' (known: british, british-301, british-501, british-swedish, jamaican, "
+        "jamaican-large)",
+    ),
     ("jamaican", [], "rules", "expected an object of rule parameters"),
     ("jamaican", "call_limit=2", "rules", "expected an object of rule parameters"),
     ("jamaican", {"calls": 2}, "rules.calls", "unknown rule parameter"),

@@ -119,7 +119,7 @@ def test_standard_input():
             json.dumps({**EXAMPLE, "deals": [{"deal": 1, "results": {"Bob": {"calls": "two"}}}]}),
             'deals[0].results.Bob.calls: expected a whole number, got "two"',
         ),
-        (json.dumps({**EXAMPLE, "ruleset": "british"}), "ruleset: unknown ruleset 'british'"),
+        (json.dumps({**EXAMPLE, "ruleset": "kaluki"}), "ruleset: unknown ruleset 'kaluki'"),
         (json.dumps({**EXAMPLE, "players": ["Ann", "Ann"]}), 'players[1]: duplicate player name "Ann"'),
     ],
 )
@@ -222,3 +222,69 @@ def test_the_process_exit_status(stdin, status, stdout_empty):
     assert (done.stdout == b"") == stdout_empty
     if status == 2:
         assert done.stderr.decode().strip() == "players: expected a list of player names, got null"
+
+
+# --- British game sheets --------------------------------------------------------------------------
+
+BRITISH = DATA / "british-game.json"
+
+
+def test_a_clean_british_game_exits_0():
+    code, out, err = run(str(BRITISH))
+    assert (code, err) == (0, "")
+    assert out == f"{BRITISH}: no findings\n"
+
+
+def test_a_british_game_with_a_wrong_reset_exits_1(tmp_path):
+    game = json.loads(BRITISH.read_text())
+    line = next(
+        result
+        for hand in game["deals"]
+        for result in hand.get("results", {}).values()
+        if result.get("buy_in")
+    )
+    line["reset_to"] += 1
+    code, out, _ = run(write(tmp_path, game), "--format", "json")
+    assert code == 1
+    assert json.loads(out)[0]["code"] == "BUY_IN_RESET"
+
+
+def test_a_british_game_still_in_play_is_a_warning(tmp_path):
+    game = json.loads(BRITISH.read_text())
+    del game["deals"][-1]
+    code, out, _ = run(write(tmp_path, game))
+    assert code == 0
+    assert "GAME_UNFINISHED (BV7)" in out and out.endswith(": 0 errors, 1 warning\n")
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            {"ruleset": "british", "rules": {"call_limit": 3}},
+            "rules.call_limit: a Jamaican Kalooki parameter",
+        ),
+        ({"ruleset": "jamaican"}, "deals[10].deal: expected a deal number from 1 to 9, got 10"),
+    ],
+)
+def test_an_unreadable_british_game_exits_2(tmp_path, change, message):
+    game = json.loads(BRITISH.read_text()) | change
+    code, out, err = run(write(tmp_path, game))
+    assert (code, out) == (2, "")
+    assert err.strip().startswith(message)
+
+
+def test_a_british_buy_in_without_its_reset_value_exits_2(tmp_path):
+    game = json.loads(BRITISH.read_text())
+    index, name = next(
+        (index, name)
+        for index, hand in enumerate(game["deals"])
+        for name, result in hand.get("results", {}).items()
+        if result.get("buy_in")
+    )
+    del game["deals"][index]["results"][name]["reset_to"]
+    code, out, err = run(write(tmp_path, game))
+    assert (code, out) == (2, "")
+    assert err.strip() == (
+        f"deals[{index}].results.{name}.reset_to: missing: a buy-in needs the total it resets to (B7)"
+    )

@@ -23,7 +23,7 @@ def test_event_create_fills_defaults_and_audits(director):
 @pytest.mark.parametrize(
     ("fields", "field"),
     [
-        ({"ruleset_preset": "british"}, "ruleset_preset"),
+        ({"ruleset_preset": "kaluki"}, "ruleset_preset"),
         ({"rules_overrides": {"call_limit": -1}}, "rules_overrides"),
         ({"rules_overrides": {"no_such_rule": 1}}, "rules_overrides"),
         ({"tiebreaks": ["total", "height"]}, "tiebreaks"),

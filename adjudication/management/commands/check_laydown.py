@@ -1,9 +1,11 @@
 """Settle a disputed lay-down (SCORESHEET.md, "Checking a disputed lay-down").
 
     python manage.py check_laydown --deal 3 "QS QH JK | 4H 5H 6H 7H | 9C 10C JC QC" [--ruleset NAME]
+    python manage.py check_laydown --ruleset british "KS KH KD KC | JK 7S 8S"
 
-Exit 0 and ``valid`` when the lay-down opens deal K's contract; exit 1 and one line per broken rule;
-exit 2 and one message on standard error when the cards, the deal number or the ruleset cannot be read.
+Exit 0 and ``valid`` when the lay-down opens deal K's contract (Jamaican) or makes a 40-point opening
+(British, no ``--deal``); exit 1 and one line per broken rule; exit 2 and one message on standard error
+when the cards, the deal number or the ruleset cannot be read.
 """
 
 from __future__ import annotations
@@ -13,11 +15,14 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
+from adjudication.engine.british_melds import OpeningVerdict, check_opening
+from adjudication.engine.british_rules import BritishRuleSet
 from adjudication.engine.cards import Card
-from adjudication.engine.melds import InvalidLaydown, check_laydown, parse_laydown
+from adjudication.engine.melds import InvalidLaydown, LaydownVerdict, check_laydown, parse_laydown
 from adjudication.engine.rules import (
     DEFAULT_PRESET,
-    PRESETS,
+    PRESET_NAMES,
+    AnyRuleSet,
     InvalidDeal,
     InvalidRuleSet,
     RuleSet,
@@ -34,7 +39,8 @@ class Unreadable(Exception):
 
 class Command(BaseCommand):
     help = (
-        'Check whether a lay-down (melds separated by "|") opens deal K\'s contract (R4–R8, R10). '
+        'Check whether a lay-down (melds separated by "|") opens deal K\'s contract (R4–R8, R10), or, '
+        "with a British ruleset, makes a British opening (B2, B3). "
         "Exit 0 valid, 1 a rule is broken, 2 unreadable."
     )
     # Pure engine work: no database, no URLs, so a director's check never waits on (or trips over) the site.
@@ -47,24 +53,24 @@ class Command(BaseCommand):
             help='the melds in card notation separated by "|", e.g. "QS QH JK | 4H 5H 6H 7H | 9C 10C JC QC"',
         )
         # Read as text so that a bad number gets the same one-line message as a bad card.
-        parser.add_argument("--deal", required=True, metavar="K", help="the deal number, 1–9")
+        parser.add_argument(
+            "--deal", metavar="K", help="the deal number, 1–9 (Jamaican; a British opening has no deal)"
+        )
         parser.add_argument(
             "--ruleset",
             default=DEFAULT_PRESET,
             metavar="NAME",
-            help=f"the ruleset preset ({', '.join(sorted(PRESETS))}; default {DEFAULT_PRESET})",
+            help=f"the ruleset preset ({', '.join(PRESET_NAMES)}; default {DEFAULT_PRESET})",
         )
         parser.add_argument("--format", choices=("text", "json"), default="text")
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
             rules = _ruleset(options["ruleset"])
-            deal = _deal_number(options["deal"], rules)
-            melds = _melds(" ".join(options["melds"]))
+            verdict = _verdict(rules, options["deal"], " ".join(options["melds"]))
         except Unreadable as error:
             self.stderr.write(str(error))
             raise SystemExit(EXIT_UNREADABLE) from None
-        verdict = check_laydown(melds, deal=deal, rules=rules)
         if options["format"] == "json":
             self.stdout.write(json.dumps(verdict.as_dict(), ensure_ascii=False, indent=2))
         else:
@@ -74,7 +80,23 @@ class Command(BaseCommand):
             raise SystemExit(EXIT_INVALID)
 
 
-def _ruleset(name: str) -> RuleSet:
+def _verdict(rules: AnyRuleSet, deal: str | None, text: str) -> LaydownVerdict | OpeningVerdict:
+    """The lay-down against the game's rule: a Jamaican deal's contract or a British opening."""
+    if isinstance(rules, BritishRuleSet):
+        if deal is not None:
+            raise Unreadable(
+                "--deal: British Kalooki has no contracts, so no deal to check against; leave it out"
+            )
+        return check_opening(_melds(text), rules)
+    if deal is None:
+        raise Unreadable(
+            f"--deal: the {rules.name} ruleset checks a lay-down against one deal's contract: "
+            "give the deal number 1–9"
+        )
+    return check_laydown(_melds(text), deal=_deal_number(deal, rules), rules=rules)
+
+
+def _ruleset(name: str) -> AnyRuleSet:
     try:
         return ruleset_from(name)
     except InvalidRuleSet as error:
