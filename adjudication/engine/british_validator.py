@@ -69,6 +69,8 @@ class _Game:
         self.fewest_opening = rules.fewest_opening_cards
         self.opened_most = rules.opened_hand_sizes[1]
         self.cheapest = rules.value_bounds(1)[0]
+        self.kalookie_factor = rules.penalty_factor(kalookie=True)
+        self.limit = rules.limit
         self.ranges: dict[bool | None, list[tuple[int, int]]] = {}
 
     def run(self) -> list[Finding]:
@@ -92,6 +94,8 @@ class _Game:
         if self.over_after is None:
             left = sum(self.still_in.values())
             self.findings.append(finding("GAME_UNFINISHED", expected=1, found=left))
+        if not self.findings:
+            return self.findings
         seats = self.seats
         self.findings.sort(
             key=lambda item: (
@@ -165,7 +169,7 @@ class _Game:
         number = hand.deal
         out = hand.out
         results = hand.results
-        factor = self.rules.penalty_factor(kalookie=hand.kalookie)
+        factor = self.kalookie_factor if hand.kalookie else 1
         if out is None:
             self._add("NO_WINNER", number, rule="BV1", variant="hand")
         still_in = self.still_in
@@ -180,9 +184,12 @@ class _Game:
         value_mask, value_bits = packed.value_mask, packed.value_bits
         unopened, most = self.unopened, self.opened_most
         running = self.running
+        limit = self.limit
         deal_cards = 0
         deal_tokens = 0
         after: dict[str, int] = {}  # each player's true total after this hand, before any buy-in
+        bought: list[str] = []
+        over: list[str] = []
         for name in self.players:
             if not still_in[name]:
                 continue
@@ -252,6 +259,10 @@ class _Game:
             running[name] = so_far
             if so_far is not None:
                 after[name] = so_far
+            if line.buy_in:
+                bought.append(name)
+            elif so_far is not None and so_far > limit:
+                over.append(name)
         if deal_tokens > CAPACITY:
             excess = count_excess(
                 (line.hand for line in results.values() if line.hand is not None),
@@ -264,23 +275,28 @@ class _Game:
             self._add(
                 "CARD_SUPPLY", number, rule="BV4", variant="hand", expected=limit, found=count, card=str(card)
             )
-        self._limit(number, results, after)
+        if bought or over:
+            self._limit(number, results, after, bought, over)
 
-    def _limit(self, number: int, results: Mapping[str, BritishResult], after: dict[str, int]) -> None:
-        """B7: who goes over, who buys back in and at what value, who is out; BV7: is the game over?"""
-        rules = self.rules
-        limit = rules.limit
-        for name, total in after.items():
+    def _limit(
+        self,
+        number: int,
+        results: Mapping[str, BritishResult],
+        after: dict[str, int],
+        bought: list[str],
+        over: list[str],
+    ) -> None:
+        """B7: who bought back in and at what value, who is out; BV7: is the game over?"""
+        for name in bought:
             line = results[name]
-            if line.buy_in:
+            total = after.get(name)
+            if total is not None:
                 self._buy_in(number, name, line, total, after)
-            elif total > limit:
-                self.still_in[name] = False
-                self.out_after[name] = number
-        # A buy-in without a known total still resets it (BV5: later totals build on reset_to).
-        for name, line in results.items():
-            if line.buy_in and name not in after and self.still_in[name]:
-                self.running[name] = line.reset_to
+            # Later totals build on the value written, whatever it should have been (BV5).
+            self.running[name] = line.reset_to
+        for name in over:
+            self.still_in[name] = False
+            self.out_after[name] = number
         left = [name for name, still in self.still_in.items() if still]
         if len(left) <= 1:
             self.over_after = number
@@ -302,8 +318,6 @@ class _Game:
             reset = rules.reset_value(after.values())
             if line.reset_to != reset:
                 self._add("BUY_IN_RESET", number, name, expected=reset, found=line.reset_to, limit=limit)
-        # Later totals build on the value written, whatever it should have been.
-        self.running[name] = line.reset_to
 
     def _winner(self, number: int, name: str, penalty: int, held: int) -> None:
         # BV1: the winner scores 0 and holds nothing (B4: the last card was discarded).

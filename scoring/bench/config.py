@@ -57,6 +57,16 @@ SMALL = Scale(
 )
 
 
+def figure(figures: dict, key: str):
+    """A section's figure by key; a dotted key (`british.deals_per_second`) reads a nested figure."""
+    value = figures
+    for part in key.split("."):
+        if not isinstance(value, dict):
+            return None
+        value = value.get(part)
+    return value
+
+
 @dataclass(frozen=True)
 class Bound:
     """One target: `key` of the section's figures must be at least / at most `limit`."""
@@ -66,7 +76,7 @@ class Bound:
     at_least: bool = False
 
     def met(self, figures: dict) -> bool | None:
-        value = figures.get(self.key)
+        value = figure(figures, self.key)
         if not isinstance(value, int | float) or isinstance(value, bool):
             return None
         return value >= self.limit if self.at_least else value <= self.limit
@@ -81,6 +91,8 @@ TARGETS: dict[str, tuple[Bound, ...]] = {
     "validator": (
         Bound("deals_per_second", 50_000, at_least=True),
         Bound("ratio_to_json_loads", 3.0),
+        # Issue 14: British games (hands included) at the same rate.
+        Bound("british.deals_per_second", 50_000, at_least=True),
     ),
     "standings": (
         Bound("cold_ratio_to_sql", 3.0),

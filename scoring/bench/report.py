@@ -13,7 +13,7 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
-from .config import SECTIONS, TARGETS
+from .config import SECTIONS, TARGETS, figure
 
 
 def judged(name: str, figures: dict[str, Any]) -> dict[str, Any]:
@@ -146,6 +146,7 @@ def machine(*, mode: str, load_tool: str) -> dict[str, Any]:
 SUMMARY_KEYS = {
     "validator": (
         "deals_per_second",
+        "british.deals_per_second",
         "ratio_to_json_loads",
         "validate_median_s",
         "json_loads_median_s",
@@ -197,7 +198,8 @@ def text_table(report: dict[str, Any]) -> str:
         if section.get("error"):
             figures = section["error"]
         else:
-            figures = ", ".join(f"{key}={section[key]}" for key in SUMMARY_KEYS[name] if key in section)
+            shown = ((key, figure(section, key)) for key in SUMMARY_KEYS[name])
+            figures = ", ".join(f"{key}={value}" for key, value in shown if value is not None)
         lines.append(f"{name:<12} {_verdict(section):<10} {figures}")
         if not section.get("error") and not section.get("skipped"):
             missed = [check for check, ok in section.get("checks", {}).items() if ok is False]

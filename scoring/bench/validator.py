@@ -3,6 +3,10 @@
 Both are timed over the event's sheets (every deal with every hand), each run with the garbage collector
 paused (as `timeit` does). The floor is the cost of only decoding the sheets' JSON text, timed separately
 from the validation of the parsed sheets.
+
+`british` (issue 14): simulated British Kalooki games, every hand written, validated the same way — as
+many as the event has sets, and never fewer than a few hundred so that a small run still times something;
+its `deals_per_second` counts scored hands.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ import json
 import time
 from typing import Any
 
+from adjudication.engine.british_simulator import simulate_british_many
 from adjudication.engine.sheet import parse_sheet
 from adjudication.engine.validator import validate
 
@@ -40,12 +45,9 @@ def measure(context: BenchContext) -> dict[str, Any]:
             decoded = [json.loads(text) for text in texts]
             loads_times.append(time.perf_counter() - start)
         del decoded
-        with gc_paused():
-            start, cpu = time.perf_counter(), time.process_time()
-            found = [validate(sheet) for sheet in parsed]
-            validate_times.append(time.perf_counter() - start)
-            validate_cpu.append(time.process_time() - cpu)
-        findings = sum(len(items) for items in found)
+        seconds, cpu_seconds, findings = _validated(parsed)
+        validate_times.append(seconds)
+        validate_cpu.append(cpu_seconds)
     validate_s = median(validate_times)
     loads_s = median(loads_times)
     return {
@@ -65,4 +67,40 @@ def measure(context: BenchContext) -> dict[str, Any]:
         "deals_per_cpu_second": round(deals / median(validate_cpu)) if median(validate_cpu) else None,
         # The simulator's sheets are valid: any finding here is a validator (or simulator) bug.
         "findings": findings,
+        "british": _british(context),
     }
+
+
+# A British game runs to about eight hands at the 150 limit.
+BRITISH_GAMES_AT_LEAST = 250
+
+
+def _british(context: BenchContext) -> dict[str, Any]:
+    count = max(len(context.event.sheets), BRITISH_GAMES_AT_LEAST)
+    games = simulate_british_many(context.scale.seed, count, with_hands=True)
+    parsed = [parse_sheet(game) for game in games]
+    hands = sum(1 for sheet in parsed for hand in sheet.deals if not hand.void)
+    runs = [_validated(parsed) for _ in range(context.scale.validator_runs)]
+    times = [seconds for seconds, _, _ in runs]
+    median_s, cpu_s = median(times), median([cpu_seconds for _, cpu_seconds, _ in runs])
+    findings = runs[-1][2] if runs else 0
+    return {
+        "games": len(parsed),
+        "deals": hands,
+        "void_deals": sum(1 for sheet in parsed for hand in sheet.deals if hand.void),
+        "runs": len(times),
+        "validate_median_s": rounded(median_s),
+        "validate_runs_s": [rounded(value) for value in times],
+        "deals_per_second": round(hands / median_s) if median_s else None,
+        "deals_per_cpu_second": round(hands / cpu_s) if cpu_s else None,
+        "findings": findings,
+    }
+
+
+def _validated(parsed: list[Any]) -> tuple[float, float, int]:
+    """One run over the parsed sheets with the garbage collector paused: wall and CPU seconds, findings."""
+    with gc_paused():
+        start, cpu = time.perf_counter(), time.process_time()
+        found = [validate(sheet) for sheet in parsed]
+        seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - cpu
+    return seconds, cpu_seconds, sum(len(items) for items in found)

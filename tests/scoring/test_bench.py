@@ -97,6 +97,10 @@ def test_the_small_event_is_whole_and_checks_out(small_run):
     assert event["results"] == 4 * 36  # void deals carry no results
     assert report["validator"]["deals"] == 36
     assert report["validator"]["findings"] == 0
+    # Issue 14: simulated British games, every hand written, beside the Jamaican sets.
+    british = report["validator"]["british"]
+    assert british["findings"] == 0 and british["deals"] > british["games"] > 0
+    assert _number(british["deals_per_second"]) and _number(british["validate_median_s"])
     assert report["standings"]["totals_match_sql"] is True
     assert report["standings"]["players"] == 16
     assert report["record_deal"]["findings"] == 0

@@ -18,6 +18,8 @@ from scoring.bench.queries import QueryCount
 from scoring.bench.report import judged, run_section, text_table
 from scoring.bench.timing import percentile
 
+BRITISH_RATE = Bound("british.deals_per_second", 50_000, at_least=True)
+
 
 @pytest.mark.parametrize(
     ("bound", "figures", "met"),
@@ -29,6 +31,11 @@ from scoring.bench.timing import percentile
         (Bound("queries", 10), {}, None),
         (Bound("queries", 10), {"queries": None}, None),
         (Bound("queries", 10), {"queries": True}, None),
+        # A dotted key reads a nested figure (the British validator's beside the Jamaican one).
+        (BRITISH_RATE, {"british": {"deals_per_second": 60_000}}, True),
+        (BRITISH_RATE, {"british": {"deals_per_second": 10}}, False),
+        (BRITISH_RATE, {"british": {}}, None),
+        (BRITISH_RATE, {"british": 60_000}, None),
     ],
 )
 def test_a_bound_is_met_only_by_a_number_on_its_side(bound, figures, met):
@@ -42,6 +49,14 @@ def test_every_measurement_has_the_issues_targets():
         "p99_ms ≤ 100",
         "errors ≤ 0",
     }
+
+
+def test_the_validator_is_judged_on_british_games_too():
+    assert "british.deals_per_second ≥ 50000" in {bound.describe() for bound in TARGETS["validator"]}
+    section = judged("validator", {"deals_per_second": 60_000, "british": {"deals_per_second": 40_000}})
+    assert section["checks"]["british.deals_per_second ≥ 50000"] is False
+    report = {name: {"skipped": True} for name in SECTIONS} | {"validator": section, "machine": {}}
+    assert "deals_per_second=60000, british.deals_per_second=40000" in text_table(report)
 
 
 def test_the_full_scale_is_the_issues_event():
