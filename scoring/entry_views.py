@@ -17,7 +17,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from adjudication.engine.melds import InvalidLaydown, check_laydown, parse_laydown
+from adjudication.engine.laydown import InvalidLaydown, check_laydown, parse_laydown
 from adjudication.forms import RulingIssueForm
 from adjudication.views import ruling_issue_post
 

@@ -219,7 +219,6 @@ def test_selectors_never_import_services() -> None:
     assert wrong == []
 
 
-@pytest.mark.xfail(strict=True, reason="adjudication.engine.melds")
 def test_no_project_module_is_over_800_lines() -> None:
     long = {
         name: lines

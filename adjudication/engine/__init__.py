@@ -1,7 +1,7 @@
 """The rules engine: pure Python, standard library only (no Django, nothing from ``scoring``).
 
 - ``cards``: cards and their notation; ``rules``: a game's parameters as a frozen ``RuleSet``;
-- ``melds``: sets, runs and a lay-down against a deal's contract;
+- ``melds``: sets, runs and the plays on them; ``laydown``: a lay-down against a deal's contract;
 - ``scoring``: hand values and a deal's scores (R14–R18); ``dealing``: dealer order, the deal due next and
   a deal's place in playing order (R19, R21);
 - ``sheet``: reading and writing ``kalooki-sheet/1``; ``findings``: the validator's finding codes;

@@ -5,7 +5,7 @@ high only (Q-K-A yes, A-2-3 no); jokers are wild in both and keep the place they
 card with jokers can be read as a set or as a run: :func:`check_british_meld` gives every reading, and
 :func:`check_opening` counts each (a joker worth the card it replaces) against ``opening_points``.
 
->>> from .melds import parse_laydown
+>>> from .laydown import parse_laydown
 >>> print(check_opening(parse_laydown("KS KH KD KC | JK 7S 8S")))
 valid
 opening, 40 points needed: K♠ K♥ K♦ K♣ (set of K, 40) | JK 7♠ 8♠ (run 6♠–8♠, 21) = 61 points
@@ -304,7 +304,7 @@ class OpeningVerdict:
     be a set or a run); None when a meld is not legal. ``valid``: legal melds worth at least ``needed``
     read the best way; ``certain``: read any way.
 
-    >>> from .melds import parse_laydown
+    >>> from .laydown import parse_laydown
     >>> verdict = check_opening(parse_laydown("QS QH QD | JK JK 3S"))
     >>> verdict.valid, verdict.certain, verdict.lowest, verdict.highest
     (True, False, 39, 42)
@@ -381,7 +381,7 @@ def check_opening(melds: Iterable[Iterable[Card]], rules: BritishRuleSet | None 
     """B3: a player's first melds, laid in one turn, each legal (B2) and together worth at least
     ``opening_points``, a joker counting as the card it replaces; the deck must hold the cards (B1).
 
-    >>> from .melds import parse_laydown
+    >>> from .laydown import parse_laydown
     >>> print(check_opening(parse_laydown("QS QH QD | 2C 3C 4C")))
     lay-down: B3: the melds are worth 39 points; an opening needs at least 40
     """

@@ -1,21 +1,13 @@
-"""Sets ("threes"), runs ("fours") and whether a lay-down opens the contract (RULES.md R5–R8, R10, R11).
+"""Sets ("threes") and runs ("fours") and the plays on them (RULES.md R5–R8, R11).
 
 A :class:`Meld` is always a legal meld; the ``check_*`` functions *report* what is wrong with cards that
-do not make one, naming the rule, and :func:`check_laydown` does the same for a whole opening.
+do not make one, naming the rule. Whether a whole lay-down opens the contract is :mod:`.laydown`.
 
 >>> meld = Meld.parse("8H JK 10H JH")
 >>> meld, str(meld), meld.jokers_stand_for()
 (Meld.parse('8H JK 10H JH'), '8♥ JK 10♥ J♥', (Card.parse('9H'),))
 >>> replace_run_joker(meld, Card.parse("9H"))
 Meld.parse('8H 9H 10H JH JK')
->>> print(check_laydown(parse_laydown("QS QH JK | 4H 5H 6H 7H | 9C 10C JC QC"), deal=3))
-valid
-deal 3 · 1 set + 2 runs: Q♠ Q♥ JK | 4♥ 5♥ 6♥ 7♥ | 9♣ 10♣ J♣ Q♣
->>> print(check_laydown(parse_laydown("KS KH KD | QS QH | 6S 6H 6D"), deal=1))
-meld 2 (Q♠ Q♥): R5: a set needs at least 3 cards, this has 2
->>> print(check_laydown(parse_laydown("QS QH QD | JK JK 5H 6H | 9C 10C JC QC"), deal=3))
-meld 2 (JK JK 5♥ 6♥): R6: two jokers stand side by side; a run's jokers may never be adjacent
-meld 2 (JK JK 5♥ 6♥): not valid as written; valid as JK 5H 6H JK
 """
 
 from __future__ import annotations
@@ -26,8 +18,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from .cards import JOKER, SUIT_SYMBOLS, Card, InvalidCard, format_cards, parse_cards
-from .rules import DEFAULT_PRESET, PRESETS, RUN, SET, RuleSet, describe_contract
+from .cards import JOKER, SUIT_SYMBOLS, Card, format_cards, parse_cards
+from .rules import RUN, SET
 
 MeldKind = Literal["set", "run"]
 SET_KIND: Final = "set"
@@ -43,20 +35,10 @@ RUN_MIN_CARDS: Final = 4  # R6
 RUN_MAX_CARDS: Final = 13
 ACE_LOW: Final = 1
 ACE_HIGH: Final = 14
-LAYDOWN_SEPARATOR: Final = "|"
 
 WRAP_MESSAGE: Final = (
     "an ace is only low (A-2-3-4) or high (J-Q-K-A), at an end: a run never turns the corner (K-A-2)"
 )
-
-
-class InvalidLaydown(ValueError):
-    """Lay-down text that cannot be read: ``meld`` (1-based) and ``token`` say where, when known."""
-
-    def __init__(self, message: str, *, meld: int | None = None, token: str | None = None) -> None:
-        self.meld = meld
-        self.token = token
-        super().__init__(message)
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,14 +134,14 @@ def _run_reading(cards: tuple[Card, ...]) -> tuple[tuple[Card, ...] | None, list
         problems.append(_r6(f"a run has at most {RUN_MAX_CARDS} cards (A to K or 2 to A); {WRAP_MESSAGE}"))
     suits = list(dict.fromkeys(card.suit for card in naturals if card.suit is not None))
     if len(suits) > 1:
-        problems.append(_r6(f"a run is of one suit; this mixes {_and(SUIT_SYMBOLS[s] for s in suits)}"))
+        problems.append(_r6(f"a run is of one suit; this mixes {listed(SUIT_SYMBOLS[s] for s in suits)}"))
     if any(a.is_joker and b.is_joker for a, b in itertools.pairwise(cards)):
         problems.append(_r6("two jokers stand side by side; a run's jokers may never be adjacent"))
     if len(suits) > 1 or not naturals or len(cards) > RUN_MAX_CARDS:
         return None, problems
     repeated = [card for card, count in Counter(naturals).items() if count > 1]
     if repeated:
-        problems.append(_r6(f"{_and(str(card) for card in repeated)} twice; a run holds each card once"))
+        problems.append(_r6(f"{listed(str(card) for card in repeated)} twice; a run holds each card once"))
         return None, problems
     reading = _read_as_laid(cards)
     if reading is None and len(naturals) == len(cards):
@@ -199,7 +181,7 @@ def _gap_message(naturals: tuple[Card, ...]) -> str:
             best = missing
     names = [str(_card_at(value, suit)) for value in best or []]
     verb = "is" if len(names) == 1 else "are"
-    return f"not consecutive: {_and(names)} {verb} missing"
+    return f"not consecutive: {listed(names)} {verb} missing"
 
 
 def _joker_places_message(cards: tuple[Card, ...]) -> str:
@@ -256,7 +238,7 @@ def _set_problems(cards: tuple[Card, ...]) -> list[MeldProblem]:
         problems.append(_r5(f"a set needs at least {SET_MIN_CARDS} cards, this has {len(cards)}"))
     ranks = list(dict.fromkeys(card.rank_name for card in naturals))
     if len(ranks) > 1:
-        problems.append(_r5(f"a set is cards of one rank; this mixes {_and(ranks)}"))
+        problems.append(_r5(f"a set is cards of one rank; this mixes {listed(ranks)}"))
     if len(naturals) < SET_MIN_NATURALS:
         problems.append(
             _r5(
@@ -580,7 +562,7 @@ this run's joker stands for 9♥, not 7♥
             MeldProblem(
                 "R8",
                 f"only the card a joker stands for can take its place; {which} for "
-                f"{_and(str(c) for c in stands_for)}, not {card}",
+                f"{listed(str(c) for c in stands_for)}, not {card}",
             )
         )
     joker_index = [i for i, c in enumerate(run.cards) if c.is_joker][stands_for.index(card)]
@@ -592,180 +574,6 @@ this run's joker stands for 9♥, not 7♥
     if neighbour.is_joker:
         raise IllegalPlay(MeldProblem("R8", f"the joker would end beside another joker at the {end} end"))
     return Meld((*cards, JOKER) if end == "high" else (JOKER, *cards), RUN_KIND)
-
-
-# --- a lay-down ---------------------------------------------------------------------------------
-
-
-def parse_laydown(text: str) -> tuple[tuple[Card, ...], ...]:
-    """Melds in card notation separated by ``|``.
-
-    >>> parse_laydown("QS QH JK | 4H 5H 6H 7H")
-    ((Card.parse('QS'), Card.parse('QH'), Card.parse('JK')), (Card.parse('4H'), Card.parse('5H'), \
-Card.parse('6H'), Card.parse('7H')))
-    >>> parse_laydown("QS QH JK | 4H 5H 6H 1H")
-    Traceback (most recent call last):
-    ...
-    adjudication.engine.melds.InvalidLaydown: meld 2: not a card: '1H'
-    >>> parse_laydown("QS QH JK || 4H 5H 6H 7H")
-    Traceback (most recent call last):
-    ...
-    adjudication.engine.melds.InvalidLaydown: meld 2 is empty
-    """
-    if not text.strip():
-        raise InvalidLaydown("nothing to check: write the melds separated by |")
-    melds = []
-    for number, part in enumerate(text.split(LAYDOWN_SEPARATOR), start=1):
-        try:
-            cards = parse_cards(part)
-        except InvalidCard as error:
-            raise InvalidLaydown(f"meld {number}: {error}", meld=number, token=error.token) from None
-        if not cards:
-            raise InvalidLaydown(f"meld {number} is empty", meld=number)
-        melds.append(cards)
-    return tuple(melds)
-
-
-@dataclass(frozen=True, slots=True)
-class LaydownVerdict:
-    """Whether an opening satisfies deal ``deal``'s contract: each meld's check and the whole's problems.
-
-    >>> verdict = check_laydown(parse_laydown("QS QH JK | 4H 5H 6H 7H | 9H 10H JH QH"), deal=3)
-    >>> verdict.valid, verdict.as_dict()["problems"][0]["rule"]
-    (False, 'R7')
-    """
-
-    deal: int
-    contract: str
-    melds: tuple[MeldCheck, ...]
-    problems: tuple[MeldProblem, ...] = ()
-
-    @property
-    def valid(self) -> bool:
-        return not self.problems and all(check.valid for check in self.melds)
-
-    @property
-    def contract_description(self) -> str:
-        return describe_contract(self.contract)
-
-    def summary(self) -> str:
-        """``deal 3 · 1 set + 2 runs: Q♠ Q♥ JK | 4♥ 5♥ 6♥ 7♥ | 9♣ 10♣ J♣ Q♣``, naming any further melds.
-
-        >>> check_laydown(parse_laydown("QS QH QD | KS KH KD | 6S 6H 6D | 9S 9H 9D"), deal=1).summary()
-        'deal 1 · 3 sets (further: 1 set): Q♠ Q♥ Q♦ | K♠ K♥ K♦ | 6♠ 6♥ 6♦ | 9♠ 9♥ 9♦'
-        """
-        shown = " | ".join(format_cards(check.shown, symbols=True) for check in self.melds)
-        laid = [DIGIT_OF_KIND[check.kind] for check in self.melds]
-        further = "".join(digit * (laid.count(digit) - self.contract.count(digit)) for digit in (SET, RUN))
-        extra = f" (further: {describe_contract(further)})" if further else ""
-        return f"deal {self.deal} · {self.contract_description}{extra}: {shown}"
-
-    def lines(self) -> tuple[str, ...]:
-        """``valid`` and the summary, or one line per problem naming the meld (or the lay-down) and rule."""
-        if self.valid:
-            return ("valid", self.summary())
-        lines = []
-        for number, check in enumerate(self.melds, start=1):
-            shown = format_cards(check.cards, symbols=True)
-            lines += [f"meld {number} ({shown}): {problem}" for problem in check.problems]
-            if check.valid_as:
-                orders = " or ".join(format_cards(order) for order in check.valid_as)
-                lines.append(f"meld {number} ({shown}): not valid as written; valid as {orders}")
-        lines += [f"lay-down: {problem}" for problem in self.problems]
-        return tuple(lines)
-
-    def __str__(self) -> str:
-        return "\n".join(self.lines())
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "valid": self.valid,
-            "deal": self.deal,
-            "contract": self.contract,
-            "contract_description": self.contract_description,
-            "summary": self.summary(),
-            "melds": [{"number": n, **check.as_dict()} for n, check in enumerate(self.melds, start=1)],
-            "problems": [problem.as_dict() for problem in self.problems],
-            "lines": list(self.lines()),
-        }
-
-
-def check_laydown(
-    melds: Iterable[Iterable[Card]], *, deal: int, rules: RuleSet | None = None
-) -> LaydownVerdict:
-    """R10: an opening lays deal ``deal``'s whole contract at once — at least its sets and runs, each legal
-    (R5, R6); extra cards may lengthen its melds, and further legal melds may come with it the same turn
-    (seed 000 §04). Across all of them sets have different ranks and runs different suits (R7).
-
-    Raises :class:`~adjudication.engine.rules.InvalidDeal` for a deal outside the schedule.
-
-    >>> check_laydown(parse_laydown("KS KH KD | QS QH QD | 6S 6H 6D"), deal=1).valid
-    True
-    >>> check_laydown(parse_laydown("QS QH QD | KS KH KD | 6S 6H 6D | 9S 9H 9D"), deal=1).valid
-    True
-    >>> print(check_laydown(parse_laydown("KS KH KD | QS QH QD | 6S 6H 6D"), deal=2))
-    lay-down: R10: deal 2's contract is 2 sets + 1 run; this lay-down is 3 sets
-    """
-    if rules is None:
-        rules = PRESETS[DEFAULT_PRESET]
-    contract = rules.contract(deal)
-    checks = tuple(classify(cards) for cards in melds)
-    problems = [
-        *_contract_problems(checks, deal=deal, contract=contract),
-        *_different_problems(checks),
-        *_supply_problems(checks, rules),
-    ]
-    return LaydownVerdict(deal=deal, contract=contract, melds=checks, problems=tuple(problems))
-
-
-def _contract_problems(checks: tuple[MeldCheck, ...], *, deal: int, contract: str) -> list[MeldProblem]:
-    """R10: at least the contract's sets and runs; more melds laid with them are further melds."""
-    laid = "".join(sorted(DIGIT_OF_KIND[check.kind] for check in checks))
-    if all(laid.count(digit) >= contract.count(digit) for digit in (SET, RUN)):
-        return []
-    shown = describe_contract(laid) or "nothing"
-    return [
-        MeldProblem(
-            "R10",
-            f"deal {deal}'s contract is {describe_contract(contract)}; this lay-down is {shown}",
-        )
-    ]
-
-
-def _different_problems(checks: tuple[MeldCheck, ...]) -> list[MeldProblem]:
-    """R7: a player's separately laid sets have different ranks, their runs different suits."""
-    by_rank: dict[str, list[int]] = {}
-    by_suit: dict[str, list[int]] = {}
-    for number, check in enumerate(checks, start=1):
-        meld = check.meld
-        if meld is not None and meld.rank_name is not None:
-            by_rank.setdefault(meld.rank_name, []).append(number)
-        if meld is not None and meld.suit is not None:
-            by_suit.setdefault(SUIT_SYMBOLS[meld.suit], []).append(number)
-    problems = []
-    for groups, what, rule in (
-        (by_rank, "sets of", "separately laid sets must have different ranks"),
-        (by_suit, "runs in", "separately laid runs must be of different suits"),
-    ):
-        for name, numbers in groups.items():
-            if len(numbers) > 1:
-                both = "both" if len(numbers) == 2 else "all"
-                problems.append(
-                    MeldProblem("R7", f"melds {_and(map(str, numbers))} are {both} {what} {name}; {rule}")
-                )
-    return problems
-
-
-def _supply_problems(checks: tuple[MeldCheck, ...], rules: RuleSet) -> list[MeldProblem]:
-    """R1: no lay-down holds more copies of a card, or more jokers, than the deck has."""
-    counts = Counter(card for check in checks for card in check.cards)
-    problems = []
-    for card, count in counts.items():
-        limit = rules.jokers if card.is_joker else rules.decks
-        if count > limit:
-            laid = f"{count} jokers are laid" if card.is_joker else f"{card} is laid {count} times"
-            problems.append(MeldProblem("R1", f"{laid} but the deck holds {limit}"))
-    return problems
 
 
 # --- words --------------------------------------------------------------------------------------
@@ -783,7 +591,12 @@ def _plural(count: int) -> str:
     return "" if count == 1 else "s"
 
 
-def _and(words: Iterable[str]) -> str:
+def listed(words: Iterable[str]) -> str:
+    """``"A, B and C"``: words joined as a sentence names them.
+
+    >>> listed(["4♥", "6♥", "7♥"])
+    '4♥, 6♥ and 7♥'
+    """
     items = list(words)
     if len(items) <= 1:
         return "".join(items)
@@ -795,19 +608,16 @@ __all__ = [
     "RUN_KIND",
     "SET_KIND",
     "IllegalPlay",
-    "InvalidLaydown",
     "InvalidMeld",
-    "LaydownVerdict",
     "Meld",
     "MeldCheck",
     "MeldKind",
     "MeldProblem",
-    "check_laydown",
     "check_run",
     "check_set",
     "classify",
     "extend_run",
     "extend_set",
-    "parse_laydown",
+    "listed",
     "replace_run_joker",
 ]

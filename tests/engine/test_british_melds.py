@@ -13,7 +13,7 @@ import pytest
 from adjudication.engine.british_melds import check_british_meld, check_opening
 from adjudication.engine.british_rules import OpeningValues, british_ruleset_from
 from adjudication.engine.cards import parse_cards
-from adjudication.engine.melds import parse_laydown
+from adjudication.engine.laydown import parse_laydown
 from tests.engine.test_check_laydown_command import run
 
 ROOT = Path(__file__).resolve().parents[2]

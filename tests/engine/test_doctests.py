@@ -18,7 +18,7 @@ ENGINE_MODULES = sorted(
     for info in pkgutil.walk_packages(adjudication.engine.__path__, adjudication.engine.__name__ + ".")
 )
 # Modules whose every public function and class must show an example.
-EXAMPLE_REQUIRED = ("adjudication.engine.melds",)
+EXAMPLE_REQUIRED = ("adjudication.engine.melds", "adjudication.engine.laydown")
 
 
 def run_doctests(module: ModuleType) -> tuple[doctest.TestResults, str]:

@@ -11,19 +11,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adjudication.engine.cards import JOKER, SUITS, Card, InvalidCard, parse_cards
+from adjudication.engine.laydown import InvalidLaydown, LaydownVerdict, check_laydown, parse_laydown
 from adjudication.engine.melds import (
     IllegalPlay,
-    InvalidLaydown,
     InvalidMeld,
-    LaydownVerdict,
     Meld,
-    check_laydown,
     check_run,
     check_set,
     classify,
     extend_run,
     extend_set,
-    parse_laydown,
     replace_run_joker,
 )
 from adjudication.engine.rules import InvalidDeal, ruleset_from

@@ -18,7 +18,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from adjudication.engine.british_melds import OpeningVerdict, check_opening
 from adjudication.engine.british_rules import BritishRuleSet
 from adjudication.engine.cards import Card
-from adjudication.engine.melds import InvalidLaydown, LaydownVerdict, check_laydown, parse_laydown
+from adjudication.engine.laydown import InvalidLaydown, LaydownVerdict, check_laydown, parse_laydown
 from adjudication.engine.rules import (
     DEFAULT_PRESET,
     PRESET_NAMES,
