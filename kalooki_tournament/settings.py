@@ -2,47 +2,52 @@
 
 Development defaults are safe on a laptop (DEBUG on, SQLite file, a throw-away secret). Production sets
 DJANGO_DEBUG=0, DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS and DATABASE_URL; `manage.py check --deploy`
-then passes (see README, "Running at a venue").
+then passes (see README, "Running for a federation"). The venue mode (DJANGO_VENUE=1, what
+`make run HOST=0.0.0.0` sets) is production on a laptop serving plain-HTTP Wi-Fi: DEBUG off, a secret
+key generated into a file outside the repository, cookies that plain HTTP can carry. REDIS_URL makes
+Redis the cache every worker and app server shares. A mistyped value stops start-up
+(`kalooki_tournament.environment`).
 """
 
 import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+from kalooki_tournament.environment import (
+    default_secret_key_file,
+    env_bool,
+    env_int,
+    env_list,
+    secret_key_from_file,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-
-def env_bool(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
-    if value is None:
-        return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
-
-
-def env_list(name: str, default: str) -> list[str]:
-    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
-
-
-DEBUG = env_bool("DJANGO_DEBUG", env_bool("DEBUG", True))
+VENUE_MODE = env_bool("DJANGO_VENUE", False)
+DEBUG = env_bool("DJANGO_DEBUG", env_bool("DEBUG", not VENUE_MODE))
+if VENUE_MODE and DEBUG:
+    # The debug page shows settings and environment to every phone in the hall.
+    raise ImproperlyConfigured("DJANGO_VENUE=1 serves the venue's network: DJANGO_DEBUG must stay off.")
 
 _DEV_SECRET = "dev-only-insecure-secret-key-change-me-in-production-0123456789"
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", os.environ.get("SECRET_KEY", ""))
+if not SECRET_KEY and VENUE_MODE:
+    SECRET_KEY = secret_key_from_file(
+        Path(os.environ.get("KALOOKI_SECRET_KEY_FILE") or default_secret_key_file()).expanduser()
+    )
 if not SECRET_KEY:
     if not DEBUG:
-        from django.core.exceptions import ImproperlyConfigured
-
         raise ImproperlyConfigured("Set DJANGO_SECRET_KEY when DEBUG is off.")
     SECRET_KEY = _DEV_SECRET
 elif SECRET_KEY == _DEV_SECRET and not DEBUG:
-    from django.core.exceptions import ImproperlyConfigured
-
     raise ImproperlyConfigured("DJANGO_SECRET_KEY is the published development key: set a secret one.")
 
-# The venue network: `make run HOST=0.0.0.0` lets phones and the projector connect by the laptop's IP.
+# The venue network: phones and the projector connect by the laptop's address, whatever it is today.
 ALLOWED_HOSTS = env_list(
     "DJANGO_ALLOWED_HOSTS",
-    os.environ.get("ALLOWED_HOSTS", "*" if DEBUG else "localhost,127.0.0.1"),
+    os.environ.get("ALLOWED_HOSTS", "*" if DEBUG or VENUE_MODE else "localhost,127.0.0.1"),
 )
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", "")
 
@@ -97,7 +102,7 @@ DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         # Keep connections between requests: opening one per request halves the standings page's throughput.
-        conn_max_age=int(os.environ.get("DJANGO_CONN_MAX_AGE", "600")),
+        conn_max_age=env_int("DJANGO_CONN_MAX_AGE", 600),
         conn_health_checks=True,
     )
 }
@@ -126,8 +131,8 @@ AUTH_PASSWORD_VALIDATORS = [
 # Log-in attempts: LOGIN_FAILURE_LIMIT failures per username and address within LOGIN_FAILURE_WINDOW
 # seconds lock that pair out for the rest of the window (kalooki_tournament/ratelimit.py).
 AUTHENTICATION_BACKENDS = ["kalooki_tournament.ratelimit.RateLimitedModelBackend"]
-LOGIN_FAILURE_LIMIT = int(os.environ.get("DJANGO_LOGIN_FAILURE_LIMIT", "5"))
-LOGIN_FAILURE_WINDOW = int(os.environ.get("DJANGO_LOGIN_FAILURE_WINDOW", str(15 * 60)))
+LOGIN_FAILURE_LIMIT = env_int("DJANGO_LOGIN_FAILURE_LIMIT", 5, minimum=1)
+LOGIN_FAILURE_WINDOW = env_int("DJANGO_LOGIN_FAILURE_WINDOW", 15 * 60, minimum=1)
 # Behind a reverse proxy: the header it writes the client's address into (e.g. HTTP_X_REAL_IP).
 LOGIN_CLIENT_IP_HEADER = os.environ.get("DJANGO_CLIENT_IP_HEADER", "")
 
@@ -155,18 +160,32 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = DEBUG
 
-CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "LOCATION": "kalooki",
-    },
-    # Shared by every worker process: failed log-ins are counted in the database.
-    "ratelimit": {
-        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
-        "LOCATION": "kalooki_ratelimit_cache",
-        "OPTIONS": {"MAX_ENTRIES": 50_000},
-    },
-}
+# REDIS_URL (redis://host:6379/N, a database of the app's own: the tests empty it) makes Redis the cache
+# every worker and app server shares: cached pages, the results generation and the log-in counters.
+# Without it one machine works as before: pages in each process, log-in counts in the database.
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+if REDIS_URL:
+    CACHES = {
+        alias: {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": prefix,
+        }
+        for alias, prefix in (("default", "kalooki"), ("ratelimit", "kalooki-login"))
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "kalooki",
+        },
+        # Shared by every worker process: failed log-ins are counted in the database.
+        "ratelimit": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "kalooki_ratelimit_cache",
+            "OPTIONS": {"MAX_ENTRIES": 50_000},
+        },
+    }
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/kalooki.html"
 
@@ -186,13 +205,17 @@ CONTENT_SECURITY_POLICY = {
 }
 
 if not DEBUG:
-    SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    # A closed venue network without TLS must turn these off too (DJANGO_SECURE_COOKIES=0): browsers
-    # drop secure cookies over plain HTTP, and no one could log in. `check --deploy` then says so.
-    SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", True)
+    # Behind a TLS proxy everything is on by default. The venue mode serves plain-HTTP Wi-Fi, where
+    # browsers drop secure cookies (no one could log in) and an HTTPS redirect or HSTS locks every phone
+    # out: those three are off there, and `check --deploy` names exactly them (README).
+    tls = not VENUE_MODE
+    SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", tls)
+    if tls:
+        # Only a proxy may say the request came over HTTPS; with no proxy any client could claim it.
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", tls)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
-    SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000"))
+    SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 31536000 if tls else 0)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
     SECURE_CONTENT_TYPE_NOSNIFF = True
