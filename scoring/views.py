@@ -21,6 +21,7 @@ from django_tables2.export import ExportMixin
 
 from . import selectors
 from .charts import running_total_chart
+from .exports import SafeTableExport
 from .filters import NameFilterForm, mark_matches
 from .models import Entry, Event, GameSet, Round
 from .permissions import user_directs
@@ -167,6 +168,7 @@ def round_param(request, event: Event) -> int | None:
 class PublicTableView(ExportMixin, SingleTableMixin, TemplateView):
     """A page built around one django-tables2 table: sortable, paginated, exported as CSV or XLSX."""
 
+    export_class = SafeTableExport
     export_formats = EXPORT_FORMATS
     table_pagination = {"per_page": 50}
 

@@ -7,6 +7,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
+from scoring.exports import spreadsheet_text
 from scoring.models import Event
 from scoring.selectors import KNOCKOUT_FIELDS, STANDINGS_FIELDS, standings_for_event
 
@@ -14,7 +15,7 @@ from scoring.selectors import KNOCKOUT_FIELDS, STANDINGS_FIELDS, standings_for_e
 def _csv_value(value):
     if isinstance(value, bool):
         return "true" if value else "false"
-    return value
+    return spreadsheet_text(value)
 
 
 class Command(BaseCommand):
@@ -45,7 +46,8 @@ class Command(BaseCommand):
 
     def _write_csv(self, rows, *, knockout):
         fields = KNOCKOUT_FIELDS if knockout else STANDINGS_FIELDS
-        writer = csv.writer(self.stdout, lineterminator="\n")
+        # RFC 4180 line ends, as the pages' exports write: a carriage return inside a cell is then quoted.
+        writer = csv.writer(self.stdout, lineterminator="\r\n")
         writer.writerow(fields)
         for row in rows:
             writer.writerow([_csv_value(row[name]) for name in fields])
