@@ -22,6 +22,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from scoring.models import Deal, Entry, Event, GameSet, Table
 from scoring.permissions import director_required, user_directs
+from scoring.query import whole_number
 from scoring.view_support import game_set_or_404, post_form, seat_names
 
 from . import services
@@ -102,11 +103,10 @@ def rulings(request, event: Event):
 
 def _deal_choice(request, game_set: GameSet) -> Deal | None:
     """The deal named by ?deal=<playing order>, or None (a value that is not a deal is ignored)."""
-    raw = request.GET.get("deal", "")
-    # isascii: "²" is a digit to str.isdigit() but not to int().
-    if not (raw.isascii() and raw.isdigit()):
+    sequence = whole_number(request.GET.get("deal", ""))
+    if sequence is None:
         return None
-    return Deal.objects.filter(game_set=game_set, sequence=int(raw)).first()
+    return Deal.objects.filter(game_set=game_set, sequence=sequence).first()
 
 
 def ruling_issue_post(

@@ -14,9 +14,8 @@ from django.views.decorators.http import require_safe
 from . import scoresheets
 from .models import Event, Table
 from .permissions import director_required
+from .query import flag_param
 from .views import event_for, public_results_page, round_for, round_param, wants_provisional
-
-TRUE_WORDS = {"1", "true", "yes", "on"}
 
 
 def pdf_response(data: bytes, filename: str) -> HttpResponse:
@@ -53,7 +52,7 @@ def table_completed(request, event: Event, number: int, table: int):
 def round_sheets(request, event: Event, number: int):
     """Every table's sheet of a round, one a page, in table order (?completed=1: filled in)."""
     rnd = round_for(event, number)
-    completed = request.GET.get("completed", "").strip().lower() in TRUE_WORDS
+    completed = flag_param(request.GET, "completed")
     data = scoresheets.render_round_sheets(round=rnd, completed=completed)
     kind = "sheets" if completed else "blank-sheets"
     return pdf_response(data, f"{event.slug}-r{number}-{kind}.pdf")

@@ -25,6 +25,7 @@ from .exports import SafeTableExport
 from .filters import NameFilterForm, mark_matches
 from .models import Entry, Event, GameSet, Round
 from .permissions import user_directs
+from .query import flag_param, number_param, whole_number
 from .selectors import event_round_numbers
 from .tables import RoundTablesTable, SetGridTable, StandingsTable, export_name, grid_rows, shared_place
 
@@ -133,7 +134,8 @@ def home(request):
 
 STANDINGS_CACHE_SECONDS = 3600
 EXPORT_FORMATS = ("csv", "xlsx")
-TRUE_WORDS = {"1", "true", "yes", "on"}
+# Big enough for a whole federation's standings on one page, small enough that no query can ask for more.
+MAX_PER_PAGE = 1000
 
 
 def cached_standings(event: Event, *, round_number: int | None, provisional: bool) -> list[dict]:
@@ -152,7 +154,7 @@ def cached_standings(event: Event, *, round_number: int | None, provisional: boo
 
 
 def wants_provisional(request) -> bool:
-    return request.GET.get("provisional", "").strip().lower() in TRUE_WORDS
+    return flag_param(request.GET, "provisional")
 
 
 def round_param(request, event: Event) -> int | None:
@@ -160,9 +162,10 @@ def round_param(request, event: Event) -> int | None:
     raw = request.GET.get("round", "").strip()
     if not raw:
         return None
-    if not raw.isdigit() or int(raw) not in event_round_numbers(event):
+    number = whole_number(raw)
+    if number is None or number not in event_round_numbers(event):
         raise Http404("No such round.")
-    return int(raw)
+    return number
 
 
 class PublicTableView(ExportMixin, SingleTableMixin, TemplateView):
@@ -175,6 +178,10 @@ class PublicTableView(ExportMixin, SingleTableMixin, TemplateView):
     def setup(self, request, *args, **kwargs):
         super().setup(request, *args, **kwargs)
         self.event = event_for(request, kwargs["slug"])
+        # django-tables2 hands ?per_page=-1 to the paginator (a 500) and drops what int() refuses:
+        # check both first. A page past the last still shows the last page.
+        number_param(request.GET, "page")
+        number_param(request.GET, "per_page", maximum=MAX_PER_PAGE)
 
     def get_dataset_kwargs(self):
         # Spreadsheet sheet names are limited to 31 characters.
