@@ -89,13 +89,16 @@ def print_css(paper: str = "A4") -> str:
 
 
 def write_pdf(html: str) -> bytes:
-    """Lay out one self-contained HTML document (no external URLs) and return the PDF bytes."""
+    """Lay out one self-contained HTML document and return the PDF bytes. WeasyPrint may load nothing
+    but data: URLs and the app's own static files (`scoring.pdf_fetcher`)."""
     # Imported here, not at the top: loading WeasyPrint and Pango takes most of a second, which
     # every page, command and worker would otherwise pay at start-up without printing anything.
     from weasyprint import HTML
 
+    from .pdf_fetcher import BASE_URL, AppFilesFetcher
+
     with collector_paused():
-        return HTML(string=html).write_pdf()
+        return HTML(string=html, base_url=BASE_URL, url_fetcher=AppFilesFetcher()).write_pdf()
 
 
 @contextmanager
