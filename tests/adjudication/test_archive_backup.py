@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import sqlite3
+import stat
 import zipfile
 from pathlib import Path
 
@@ -93,3 +95,45 @@ def test_a_failed_backup_leaves_no_half_written_file(tmp_path, events, monkeypat
 def test_keep_must_be_at_least_one(tmp_path):
     with pytest.raises(CommandError, match="--keep must be at least 1"):
         run_backup(tmp_path, "--keep", "0")
+
+
+def test_a_backup_is_private_to_its_owner_whatever_the_umask(tmp_path, events):
+    folder = tmp_path / "backups"
+    folder.mkdir(mode=0o755)
+    folder.chmod(0o755)
+    previous = os.umask(0o022)
+    try:
+        run_backup(folder)
+    finally:
+        os.umask(previous)
+    (written,) = folder.glob("kalooki-backup-*.zip")
+    assert stat.S_IMODE(written.stat().st_mode) == 0o600
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+
+
+def test_a_backup_leaves_out_live_sessions_and_log_in_counts_and_says_so(tmp_path, events, client):
+    from django.contrib.auth import get_user_model
+
+    from kalooki_tournament import ratelimit
+
+    director = get_user_model().objects.create_user("night-director", password="pw-night-director-1")
+    client.force_login(director)
+    session_key = client.session.session_key
+    ratelimit.record_failure("night-director", "10.0.0.7")
+    printed = run_backup(tmp_path)
+    assert "left out: sessions and log-in failure counts" in printed
+    (written,) = tmp_path.glob("kalooki-backup-*.zip")
+    with zipfile.ZipFile(written) as archive:
+        manifest = json.loads(archive.read("manifest.json"))
+        data = archive.read(manifest["database"]["file"])
+    assert manifest["left_out"].startswith("sessions")
+    assert session_key.encode() not in data
+    # The accounts themselves are kept (their password hashes too: the README says so).
+    assert b"night-director" in data
+    if connection.vendor == "sqlite":
+        copy = tmp_path / "copy.sqlite3"
+        copy.write_bytes(data)
+        with sqlite3.connect(copy) as restored:
+            assert restored.execute("select count(*) from django_session").fetchone() == (0,)
+            assert restored.execute("select count(*) from kalooki_ratelimit_cache").fetchone() == (0,)
+            assert restored.execute("select count(*) from auth_user").fetchone() == (1,)

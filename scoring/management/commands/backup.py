@@ -8,6 +8,11 @@ backup API, a consistent copy while the site runs), `database.sql` (PostgreSQL's
 pg_dump is missing or fails, `database.json` (Django's dumpdata) — and `manifest.json` saying which.
 It is written under a temporary name and renamed when complete, so a half-written backup never counts.
 The newest --keep backups are kept; older ones in the folder are removed. Prints what it wrote.
+
+A backup holds every account's password hash (auth_user.password): it is written readable by its owner
+alone (0600) in a folder only its owner may enter (0700). Live sessions and log-in failure counts are
+left out of the dump — a session key from a backup would open a director's session — so everyone logs in
+again after a restore.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import zipfile
 from pathlib import Path
 
 import django
+from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
@@ -32,6 +38,20 @@ from scoring.models import Event
 
 PREFIX = "kalooki-backup-"
 PG_DUMP_SECONDS = 600
+FOLDER_MODE = 0o700
+FILE_MODE = 0o600
+SESSION_TABLE = "django_session"
+LEFT_OUT = "sessions and log-in failure counts (everyone logs in again after a restore)"
+
+
+def left_out_tables() -> list[str]:
+    """Tables whose rows a backup leaves out: live sessions and the database caches (log-in counts)."""
+    caches = [
+        options["LOCATION"]
+        for options in settings.CACHES.values()
+        if options["BACKEND"].endswith("db.DatabaseCache")
+    ]
+    return [SESSION_TABLE, *caches]
 
 
 class Command(BaseCommand):
@@ -46,7 +66,9 @@ class Command(BaseCommand):
             raise CommandError("--keep must be at least 1.")
         folder = Path(dir)
         try:
-            folder.mkdir(parents=True, exist_ok=True)
+            folder.mkdir(mode=FOLDER_MODE, parents=True, exist_ok=True)
+            # An existing folder may have been made open to everyone: backups carry password hashes.
+            folder.chmod(FOLDER_MODE)
         except OSError as exc:
             raise CommandError(f"Cannot use {folder}: {exc.strerror or exc}") from None
         target = _free_name(folder, timezone.localtime().strftime("%Y%m%d-%H%M%S"))
@@ -54,7 +76,8 @@ class Command(BaseCommand):
         try:
             with (
                 tempfile.TemporaryDirectory() as scratch,
-                zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_DEFLATED) as archive,
+                _private_file(partial) as handle,
+                zipfile.ZipFile(handle, "w", compression=zipfile.ZIP_DEFLATED) as archive,
             ):
                 slugs = self._events(archive)
                 dump, method, note = _database_dump(Path(scratch))
@@ -63,6 +86,7 @@ class Command(BaseCommand):
                     "created_at": timezone.now().isoformat(),
                     "events": slugs,
                     "database": {"file": dump.name, "method": method, "vendor": connection.vendor},
+                    "left_out": LEFT_OUT,
                     "django": django.get_version(),
                 }
                 archive.writestr("manifest.json", json.dumps(manifest, indent=2))
@@ -74,6 +98,7 @@ class Command(BaseCommand):
         self.stdout.write(f"Wrote {target} ({size:,} bytes)")
         self.stdout.write(f"  events: {len(slugs)} ({', '.join(slugs) or 'none'})")
         self.stdout.write(f"  database: {dump.name} ({method}){f' — {note}' if note else ''}")
+        self.stdout.write(f"  left out: {LEFT_OUT}")
         for old in _prune(folder, keep):
             self.stdout.write(f"Removed {old} (keeping the newest {keep})")
 
@@ -83,6 +108,11 @@ class Command(BaseCommand):
             archive.writestr(f"events/{event.slug}.json", archive_dumps(event_export(event=event)))
             slugs.append(event.slug)
         return slugs
+
+
+def _private_file(path: Path):
+    """A new file readable and writable by its owner alone, whatever the umask."""
+    return os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE), "wb")
 
 
 def _free_name(folder: Path, stamp: str) -> Path:
@@ -127,6 +157,13 @@ def _sqlite_copy(scratch: Path) -> Path:
     copy = sqlite3.connect(target)
     try:
         connection.connection.backup(copy)
+        present = {row[0] for row in copy.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        for table in left_out_tables():
+            if table in present:
+                copy.execute(f'DELETE FROM "{table}"')
+        copy.commit()
+        # Deleted rows linger in free pages until the file is rewritten.
+        copy.execute("VACUUM")
     finally:
         copy.close()
     return target
@@ -139,6 +176,7 @@ def _pg_dump(pg_dump: str, scratch: Path) -> Path:
     if params.get("PASSWORD"):
         env["PGPASSWORD"] = str(params["PASSWORD"])
     command = [pg_dump, "--no-owner", "--no-privileges", "--file", str(target)]
+    command += [f"--exclude-table-data={table}" for table in left_out_tables()]
     for flag, key in (("--host", "HOST"), ("--port", "PORT"), ("--username", "USER")):
         if params.get(key):
             command += [flag, str(params[key])]
