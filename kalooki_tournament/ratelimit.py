@@ -1,14 +1,26 @@
-"""Log-in attempts are rate-limited: after LOGIN_FAILURE_LIMIT failures for one username from one address
-within LOGIN_FAILURE_WINDOW seconds, that pair is refused (HTTP 429) until the window has passed.
+"""Log-in attempts are rate-limited: after LOGIN_FAILURE_LIMIT failed attempts for one username from one
+address within LOGIN_FAILURE_WINDOW seconds, that pair is refused (HTTP 429) until enough of them have
+aged out of the window.
 
-The failures live in the "ratelimit" cache, a database cache, so every gunicorn worker (and every
-machine sharing the database) sees the same count; its table is created on first use when `migrate`
-and `createcachetable` have not made it yet. Usernames are compared without case, so "Director" and
-"director" share a count. Behind a reverse proxy set DJANGO_CLIENT_IP_HEADER (e.g. HTTP_X_REAL_IP) to
-the header the proxy writes, or every client looks like the proxy.
+Attempts are counted BEFORE the password is checked, atomically: each attempt claims one of the pair's
+`limit` slots with the cache's add(), which only one of any number of simultaneous callers wins (Redis
+SET NX; in the database cache, an insert into a unique key). A request that claims no slot is refused
+without its password being read, so twenty simultaneous attempts check five passwords, not twenty. A
+successful log-in gives the pair's slots back.
 
-Two doors, one count: the middleware answers a locked pair at the log-in pages (the site's and the
-admin's) before the password is checked; the authentication backend refuses it anywhere else.
+Slots are numbered within windows of LOGIN_FAILURE_WINDOW seconds counted from the epoch, so a key is
+never reused once it has expired; the claims of the window before still count while they are younger
+than the window, so a burst across the boundary gets no second allowance.
+
+The slots live in the "ratelimit" cache: Redis when REDIS_URL is set, otherwise a database cache whose
+table is created on first use; either way every gunicorn worker and every app server sees the same
+claims. Usernames are compared as the log-in form reads them (NFKC) and without case, so "Director",
+"director" and a full-width "ｄirector" share them. Behind a reverse
+proxy set DJANGO_CLIENT_IP_HEADER (e.g. HTTP_X_REAL_IP) to the header the proxy writes — and the proxy
+must overwrite that header, or a client could name any address it likes.
+
+Two doors, one count: the middleware claims at the log-in pages (the site's and the admin's) before the
+form is read; the authentication backend claims anywhere else.
 """
 
 from __future__ import annotations
@@ -17,10 +29,11 @@ import hashlib
 import logging
 import math
 import time
+import unicodedata
 
 from django.conf import settings
 from django.contrib.auth.backends import ModelBackend
-from django.contrib.auth.signals import user_logged_in, user_login_failed
+from django.contrib.auth.signals import user_logged_in
 from django.core.cache import caches
 from django.core.exceptions import PermissionDenied
 from django.core.management import call_command
@@ -31,6 +44,8 @@ logger = logging.getLogger(__name__)
 
 CACHE_ALIAS = "ratelimit"
 LOGIN_VIEWS = {"login", "admin:login"}
+# Set on a request whose attempt the middleware has counted, so the backend does not count it twice.
+CLAIMED = "_kalooki_login_claimed"
 _table_ready = False
 
 
@@ -50,9 +65,18 @@ def client_ip(request) -> str:
     return addresses[-1] if addresses else request.META.get("REMOTE_ADDR", "")
 
 
-def _key(username: str, ip: str) -> str:
-    digest = hashlib.sha256(f"{username.casefold()}\n{ip}".encode()).hexdigest()
-    return f"kalooki:login-failures:{digest}"
+def canonical(username: str) -> str:
+    """The username as the log-in form reads it (NFKC), without case: one count for every spelling."""
+    return unicodedata.normalize("NFKC", username).casefold()
+
+
+def _pair(username: str, ip: str) -> str:
+    return hashlib.sha256(f"{canonical(username)}\n{ip}".encode()).hexdigest()
+
+
+def _slots(username: str, ip: str, period: int) -> list[str]:
+    pair = _pair(username, ip)
+    return [f"kalooki:login:{pair}:{period}:{number}" for number in range(limit())]
 
 
 def _cache():
@@ -67,30 +91,60 @@ def _cache():
     return cache
 
 
-def _recent(username: str, ip: str, now: float) -> list[float]:
-    stamps = _cache().get(_key(username, ip)) or []
-    return [stamp for stamp in stamps if now - stamp < window()]
+class _Claims:
+    """The pair's claims as the cache holds them now: this window's slots and the last window's."""
+
+    def __init__(self, username: str, ip: str, now: float):
+        self.now = now
+        period = int(now // window())
+        self.current = _slots(username, ip, period)
+        self.previous = _slots(username, ip, period - 1)
+        found = _cache().get_many(self.current + self.previous)
+        self.taken = {key for key in self.current if key in found}
+        young = [found[key] for key in self.previous if key in found and now - found[key] < window()]
+        # The last window's young claims still count: this window offers only what they leave.
+        self.free = [key for key in self.current[: limit() - len(young)] if key not in self.taken]
+        self.stamps = young + [found[key] for key in self.taken]
+
+    def wait(self) -> int:
+        """Seconds until enough claims age out for one more attempt (at least 1)."""
+        stamps = sorted(self.stamps)
+        if len(stamps) < limit():
+            return 1
+        return max(1, math.ceil(stamps[-limit()] + window() - self.now))
 
 
-def seconds_locked(username: str, ip: str) -> int:
-    """How long this username is refused from this address (0: not locked)."""
-    now = time.time()
-    recent = _recent(username, ip, now)
-    if len(recent) < limit():
-        return 0
-    # Free again once enough of the failures have aged out of the window.
-    return max(1, math.ceil(sorted(recent)[-limit()] + window() - now))
+def claim_attempt(username: str, ip: str) -> int:
+    """Count one log-in attempt for this pair before its password is checked.
+
+    0: counted, go on and check the password; otherwise the pair is locked and this is how many seconds
+    to wait. Atomic: of any number of simultaneous callers, at most `limit` within the window get 0."""
+    claims = _Claims(username, ip, time.time())
+    cache = _cache()
+    for key in claims.free:
+        # Kept two windows: the next window still counts it while it is young.
+        if cache.add(key, claims.now, 2 * window()):
+            return 0
+    # Every free slot was taken by someone else meanwhile: read them again for the wait.
+    return _Claims(username, ip, time.time()).wait()
 
 
 def record_failure(username: str, ip: str) -> None:
-    now = time.time()
-    recent = _recent(username, ip, now)
-    recent.append(now)
-    _cache().set(_key(username, ip), recent[-limit() * 2 :], window())
+    """Count a failed attempt made without the two doors (a script, a test): it takes a slot too."""
+    claim_attempt(username, ip)
+
+
+def seconds_locked(username: str, ip: str) -> int:
+    """How long this username is refused from this address (0: not locked). Counts nothing."""
+    claims = _Claims(username, ip, time.time())
+    return 0 if claims.free else claims.wait()
 
 
 def clear(username: str, ip: str) -> None:
-    _cache().delete(_key(username, ip))
+    """Give the pair's slots back (a successful log-in)."""
+    now = time.time()
+    period = int(now // window())
+    _cache().delete_many(_slots(username, ip, period) + _slots(username, ip, period - 1))
 
 
 def _username(credentials) -> str:
@@ -98,17 +152,6 @@ def _username(credentials) -> str:
 
     value = credentials.get("username", credentials.get(get_user_model().USERNAME_FIELD, ""))
     return value if isinstance(value, str) else ""
-
-
-def _on_failure(sender, credentials, request=None, **kwargs) -> None:
-    username = _username(credentials)
-    if request is None or not username:
-        return
-    try:
-        record_failure(username, client_ip(request))
-    except DatabaseError:
-        # The log-in itself must still answer; the missing count is logged for the operator.
-        logger.exception("could not record a failed log-in")
 
 
 def _on_success(sender, request, user, **kwargs) -> None:
@@ -119,24 +162,24 @@ def _on_success(sender, request, user, **kwargs) -> None:
             logger.exception("could not clear failed log-ins")
 
 
-user_login_failed.connect(_on_failure, dispatch_uid="kalooki.ratelimit.failure")
 user_logged_in.connect(_on_success, dispatch_uid="kalooki.ratelimit.success")
 
 
 class RateLimitedModelBackend(ModelBackend):
-    """Django's model backend that refuses a username locked for the request's address."""
+    """Django's model backend that counts the attempt first and refuses a locked pair."""
 
     def authenticate(self, request, username=None, password=None, **kwargs):
         if request is not None:
             name = username if username is not None else _username(kwargs)
-            if name and seconds_locked(name, client_ip(request)):
-                # Stops every backend: authenticate() then reports a failed log-in (counted too).
+            counted = getattr(request, CLAIMED, None)
+            if name and counted != canonical(name) and claim_attempt(name, client_ip(request)):
+                # Stops every backend: authenticate() then reports a failed log-in.
                 raise PermissionDenied("too many failed log-in attempts")
         return super().authenticate(request, username=username, password=password, **kwargs)
 
 
 class LoginRateLimitMiddleware:
-    """Answer a locked username + address at the log-in pages with 429 before any password is read."""
+    """Count each attempt at the log-in pages before the form is read; answer a locked pair with 429."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -149,14 +192,16 @@ class LoginRateLimitMiddleware:
         if request.method != "POST" or match is None or match.view_name not in LOGIN_VIEWS:
             return None
         username = request.POST.get("username", "")
-        wait = seconds_locked(username, client_ip(request)) if username else 0
-        if not wait:
+        if not isinstance(username, str) or not username:
             return None
-        minutes = math.ceil(wait / 60)
+        wait = claim_attempt(username, client_ip(request))
+        if not wait:
+            setattr(request, CLAIMED, canonical(username))
+            return None
         response = render(
             request,
             "adjudication/login_locked.html",
-            {"minutes": minutes, "limit": limit(), "window_minutes": window() // 60},
+            {"minutes": math.ceil(wait / 60), "limit": limit(), "window_minutes": window() // 60},
             status=429,
         )
         response["Retry-After"] = str(wait)
