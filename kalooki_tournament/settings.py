@@ -165,6 +165,8 @@ WHITENOISE_USE_FINDERS = DEBUG
 # Without it one machine works as before: pages in each process, log-in counts in the database.
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:
+    # First: a cached public page is answered before sessions, authentication or the database.
+    MIDDLEWARE.insert(0, "scoring.page_cache.SharedPageCacheMiddleware")
     CACHES = {
         alias: {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",

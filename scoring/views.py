@@ -24,6 +24,7 @@ from .charts import running_total_chart
 from .exports import SafeTableExport
 from .filters import NameFilterForm, mark_matches
 from .models import Entry, Event, GameSet, Round
+from .page_cache import mark_shared
 from .permissions import user_directs
 from .query import flag_param, number_param, whole_number
 from .selectors import event_round_numbers
@@ -118,6 +119,9 @@ def public_results_page(view):
         # Browsers and the projector revalidate every time (a 304 costs one small query).
         patch_cache_control(response, max_age=0, must_revalidate=True)
         patch_vary_headers(response, ["Cookie"])
+        if is_anonymous_reader(request):
+            # With a shared cache, the first middleware serves the next reader without the database.
+            mark_shared(response)
         return response
 
     return wrapper

@@ -1,0 +1,128 @@
+"""Cached public pages served before anything else runs, from the cache every app server shares.
+
+When a round ends every phone in the hall reloads the standings at once. With Redis as the shared cache
+(REDIS_URL), `SharedPageCacheMiddleware` sits first in the middleware stack and answers an anonymous
+reader's GET from one Redis round trip — the page and the results generation fetched together — without
+sessions, authentication or the database. A page is stored on its way out, with every header the stack
+gave it (security headers, ETag, Cache-Control), when its view marked it as the same for everyone
+(`mark_shared`, done by `scoring.views.public_results_page`).
+
+The results generation is one number for the whole site: it moves on whenever any event's results stamp
+or version does (`results_changed`, hooked to Event in `scoring.models`), and a stored page counts only
+for the generation that was current before its view read the database. So a page can never outlive the
+change that made it stale, on any worker of any app server. It moves on at the change and again once the
+transaction commits: a reader between the two may store what it read before the commit, and the second
+move retires it.
+
+Without a shared cache the middleware is left out (each gunicorn worker's own memory could not hear
+another worker's change) and pages are cached by their views against the event's stamp, as before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.http import HttpResponse
+from django.utils.cache import get_conditional_response
+from django.utils.http import parse_http_date_safe
+
+GENERATION_KEY = "kalooki:results-generation"
+# Bounds a stored page's life should anything it shows change without moving the generation on.
+PAGE_SECONDS = 120
+SHARED = "kalooki_shared_page"
+# Headers the stack sets per request, never to be replayed from a stored copy.
+NOT_STORED = {"set-cookie", "date"}
+
+
+def mark_shared(response: HttpResponse) -> HttpResponse:
+    """Let the middleware store this response for every anonymous reader of its address."""
+    setattr(response, SHARED, True)
+    return response
+
+
+def _move_on() -> None:
+    try:
+        cache.incr(GENERATION_KEY)
+    except ValueError:
+        # Missing (evicted, or the cache was emptied): any fresh number retires every stored page.
+        cache.set(GENERATION_KEY, time.time_ns(), None)
+
+
+def results_changed() -> None:
+    """Every stored public page is out of date: now, and again when the current transaction commits."""
+    _move_on()
+    transaction.on_commit(_move_on)
+
+
+def current_generation() -> int:
+    """The results generation, started if the cache has none."""
+    generation = cache.get(GENERATION_KEY)
+    if generation is None:
+        cache.add(GENERATION_KEY, time.time_ns(), None)
+        generation = cache.get(GENERATION_KEY)
+    return generation
+
+
+def is_anonymous_request(request) -> bool:
+    """No session and no pending message: the reader sees what every anonymous reader sees."""
+    return settings.SESSION_COOKIE_NAME not in request.COOKIES and "messages" not in request.COOKIES
+
+
+def page_key(request) -> str:
+    """The address as the reader asked for it: scheme, host as sent, path and query."""
+    address = f"{request.scheme}://{request.META.get('HTTP_HOST', '')}{request.get_full_path()}"
+    return f"kalooki:shared-page:{hashlib.sha256(address.encode()).hexdigest()}"
+
+
+def _replay(request, stored: dict[str, Any]) -> HttpResponse:
+    response = HttpResponse(b"" if request.method == "HEAD" else stored["content"], status=stored["status"])
+    for name, value in stored["headers"]:
+        response.headers[name] = value
+    last_modified = parse_http_date_safe(response.headers.get("Last-Modified", ""))
+    # A revisiting browser's If-None-Match is answered 304 here too, still without the database.
+    return get_conditional_response(
+        request, etag=response.headers.get("ETag"), last_modified=last_modified, response=response
+    )
+
+
+def _storable(response: HttpResponse) -> bool:
+    return (
+        getattr(response, SHARED, False)
+        and response.status_code == 200
+        and not response.streaming
+        and not response.cookies
+    )
+
+
+class SharedPageCacheMiddleware:
+    """First in the stack: serve a stored public page, or store one on its way out (see the module)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if request.method not in ("GET", "HEAD") or not is_anonymous_request(request):
+            return self.get_response(request)
+        key = page_key(request)
+        found = cache.get_many([GENERATION_KEY, key])
+        generation, stored = found.get(GENERATION_KEY), found.get(key)
+        if generation is not None and stored is not None and stored["generation"] == generation:
+            return _replay(request, stored)
+        if generation is None:
+            generation = current_generation()
+        response = self.get_response(request)
+        if request.method == "GET" and _storable(response):
+            headers = [(name, value) for name, value in response.items() if name.lower() not in NOT_STORED]
+            page = {
+                "generation": generation,
+                "status": response.status_code,
+                "headers": headers,
+                "content": response.content,
+            }
+            cache.set(key, page, PAGE_SECONDS)
+        return response
