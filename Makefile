@@ -6,6 +6,14 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
+# Serving anything but loopback is production (venue mode): DEBUG off, gunicorn with WORKERS workers,
+# static files collected for whitenoise, a generated secret key kept outside the repository
+# (KALOOKI_SECRET_KEY_FILE, default ~/.config/kalooki/secret_key). DEMO=1 loads the demo there too.
+LOOPBACK := 127.0.0.1 localhost ::1
+WORKERS  ?= 3
+VENUE    := $(if $(filter $(HOST),$(LOOPBACK)),,1)
+BIND     := $(if $(findstring :,$(HOST)),[$(HOST)],$(HOST)):$(PORT)
+VENUE_ENV := DJANGO_VENUE=1
 
 # WeasyPrint: Pango and HarfBuzz (subsetting makes PDFs several times faster); DejaVu shows ♠ ♥ ♦ ♣.
 PDF_PACKAGES     := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
@@ -18,6 +26,7 @@ BENCH_PACKAGES   := wrk
 
 help:
 	@echo "make run    - install, migrate, load the demo event and serve http://$(HOST):$(PORT)"
+	@echo "             (HOST=0.0.0.0: the venue's network, in production: gunicorn, DEBUG off)"
 	@echo "make test   - install what the tests need and run the whole suite"
 	@echo "make bench  - the tournament-scale benchmark (1,024 players)"
 	@echo "make lint   - ruff and mypy --strict on the engine"
@@ -60,12 +69,25 @@ system-bench:
 	$(call ensure_debs,$(BENCH_PACKAGES))
 
 run: install system-pdf
+ifeq ($(VENUE),)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_demo
 	@echo
 	@echo "Serving on http://$(HOST):$(PORT)/  (Ctrl+C stops it)"
 	@echo "Directors log in at http://$(HOST):$(PORT)/accounts/login/ with the demo director's login above."
-	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+	$(BIN)/python manage.py runserver $(BIND)
+else
+	$(VENUE_ENV) $(BIN)/python manage.py migrate --noinput
+	$(VENUE_ENV) $(BIN)/python manage.py createcachetable
+	$(VENUE_ENV) $(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	$(VENUE_ENV) $(BIN)/python manage.py load_demo $(if $(DEMO),--force,--lock)
+	@echo
+	@echo "Venue mode: gunicorn ($(WORKERS) workers, DEBUG off) on http://$(HOST):$(PORT)/  (Ctrl+C stops it)"
+	@echo "Phones and the projector connect by this machine's address on the venue's network."
+	@echo "Directors: python manage.py create_director NAME --event SLUG (or DEMO=1 for the demo's login above)."
+	$(VENUE_ENV) $(BIN)/gunicorn kalooki_tournament.wsgi --workers $(WORKERS) --bind $(BIND) --timeout 120 \
+	  --access-logfile -
+endif
 
 test: install-test system-pdf system-browser
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

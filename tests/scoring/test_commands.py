@@ -99,10 +99,12 @@ def test_create_director_refuses_a_weak_password_or_unknown_event(event):
     assert not Event.objects.get(pk=event.pk).directors.filter(username="marcia").exists()
 
 
-def test_load_demo_builds_the_demo_once_and_prints_the_login(db):
+def test_load_demo_builds_the_demo_once_and_prints_the_login(db, settings):
     from scoring.models import GameSet, Player
     from scoring.selectors import standings_for_event
 
+    # A developer's laptop (`make run` on loopback): the README's published login.
+    settings.DEBUG = True
     output = run("load_demo")
     assert "demo-director / kalooki-demo-2026" in output
     event = Event.objects.get(slug="demo-open")
@@ -121,3 +123,41 @@ def test_load_demo_builds_the_demo_once_and_prints_the_login(db):
     assert "already loaded" in again
     assert Event.objects.filter(slug="demo-open").count() == 1
     assert Player.objects.count() == 16
+
+
+def test_load_demo_refuses_with_debug_off_and_writes_nothing(db, settings):
+    from django.contrib.auth import get_user_model
+
+    settings.DEBUG = False
+    with pytest.raises(CommandError, match=r"DEBUG is off.*--force"):
+        run("load_demo")
+    assert not Event.objects.filter(slug="demo-open").exists()
+    assert not get_user_model().objects.filter(username="demo-director").exists()
+
+
+def printed_password(output: str) -> str:
+    (line,) = [line for line in output.splitlines() if "demo-director / " in line]
+    return line.rsplit(" / ", 1)[1].strip()
+
+
+def test_load_demo_forced_with_debug_off_gives_a_random_password_it_prints(db, settings):
+    settings.DEBUG = False
+    first = printed_password(run("load_demo", "--force"))
+    assert Event.objects.filter(slug="demo-open").exists()
+    assert first != "kalooki-demo-2026" and len(first) >= 16
+    assert authenticate(username="demo-director", password=first) is not None
+    assert authenticate(username="demo-director", password="kalooki-demo-2026") is None
+    second = printed_password(run("load_demo", "--force"))
+    assert second != first and authenticate(username="demo-director", password=second) is not None
+
+
+def test_load_demo_lock_retires_the_published_password_and_loads_nothing(db, settings):
+    settings.DEBUG = False
+    assert "nothing to lock" in run("load_demo", "--lock")
+    assert not Event.objects.exists()
+    settings.DEBUG = True
+    run("load_demo")
+    settings.DEBUG = False
+    password = printed_password(run("load_demo", "--lock"))
+    assert authenticate(username="demo-director", password="kalooki-demo-2026") is None
+    assert authenticate(username="demo-director", password=password) is not None

@@ -4,14 +4,22 @@ Sixteen players in four clubs, two rounds of four tables. Round 1 is verified; i
 verified, one is complete but carries a finding (a running total written wrong), one is still in play
 after five deals. The sheets come from the engine's seeded simulator, so every run builds the same
 event. Running it again changes nothing but resets the demo director's password.
+
+The published password (README) is for a developer's laptop (DEBUG on, `make run` on loopback). With
+DEBUG off the database may be a real one on a network: the command refuses unless given --force, and
+then the demo director gets a random password, printed once. --lock loads nothing and only replaces an
+existing demo director's password with a random one (the venue mode runs it, so a login published in
+the README never opens a laptop serving the hall's Wi-Fi).
 """
 
 from __future__ import annotations
 
 import copy
+import secrets
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
@@ -47,11 +55,37 @@ def _names(game_set: GameSet) -> list[str]:
     return [seat.entry.player.name for seat in game_set.table.seats.order_by("position")]
 
 
+def random_password() -> str:
+    return secrets.token_urlsafe(12)
+
+
 class Command(BaseCommand):
     help = "Load the demo event (idempotent) and print the demo director's login."
 
-    def handle(self, *args, **options):
-        director = self._director()
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--force",
+            action="store_true",
+            help="with DEBUG off, load it anyway; the demo director gets a random password, printed",
+        )
+        parser.add_argument(
+            "--lock",
+            action="store_true",
+            help="load nothing; give an existing demo director a random password, printed",
+        )
+
+    def handle(self, *args, force: bool = False, lock: bool = False, **options):
+        if lock:
+            self._lock()
+            return
+        if not settings.DEBUG and not force:
+            raise CommandError(
+                "DEBUG is off, so this may be a real database: load_demo adds a demo event and a "
+                "director account. Run it with --force to load it anyway (the demo director then gets a "
+                "random password, printed)."
+            )
+        password = DEMO_PASSWORD if settings.DEBUG else random_password()
+        director = self._director(password)
         event = Event.objects.filter(slug=DEMO_SLUG).first()
         if event is None:
             event = self._build(director)
@@ -59,12 +93,24 @@ class Command(BaseCommand):
         else:
             services.event_add_director(event=event, user=None, director=director)
             self.stdout.write(f"The demo event {event.name!r} ({DEMO_SLUG}) is already loaded.")
-        self.stdout.write(f"Demo director login: {DEMO_USERNAME} / {DEMO_PASSWORD}")
+        self.stdout.write(f"Demo director login: {DEMO_USERNAME} / {password}")
 
-    def _director(self):
+    def _lock(self) -> None:
+        director = get_user_model().objects.filter(username=DEMO_USERNAME).first()
+        if director is None:
+            self.stdout.write("No demo director here: nothing to lock.")
+            return
+        password = random_password()
+        director.set_password(password)
+        director.save()
+        self.stdout.write(
+            f"The demo director's published password no longer works: {DEMO_USERNAME} / {password}"
+        )
+
+    def _director(self, password: str):
         users = get_user_model()
         director, _ = users.objects.get_or_create(username=DEMO_USERNAME)
-        director.set_password(DEMO_PASSWORD)
+        director.set_password(password)
         director.save()
         return director
 
