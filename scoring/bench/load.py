@@ -1,10 +1,12 @@
 """`load`: requests per second and p99 latency of the public standings page under gunicorn (2 workers).
 
-The server is warmed (every worker has answered and cached the page) before the timed run. Two runs: plain
-GETs — every answer a full 200 page, the figure judged against the target — then conditional GETs carrying
-the page's ETag, answered 304 as a revisiting phone's browser would be. When the settings open a new
-database connection per request (DJANGO_CONN_MAX_AGE=0), the plain GETs are run once more against a
-server that keeps its connections, to show what that costs.
+The server is warmed (every worker has answered and cached the page) before the timed run. Runs: plain
+GETs — every answer a full 200 page, the figure judged against the target — then a small static file
+whitenoise serves from the same gunicorn (`ratio_to_static`: the cached page's rate over the file's, the
+ceiling of this stack; with REDIS_URL the page comes from the shared cache's first middleware), then
+conditional GETs carrying the page's ETag, answered 304 as a revisiting phone's browser would be. When
+the settings open a new database connection per request (DJANGO_CONN_MAX_AGE=0), the plain GETs are run
+once more against a server that keeps its connections, to show what that costs.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from .server import HOST, Server, collected_static, gunicorn
 WARM_UP_SECONDS = 1.0
 WORKERS = 2
 PERSISTENT_SECONDS = 60
+# A small file every page links (216 bytes), served by whitenoise without touching Django's views.
+STATIC_PATH = "/static/favicon.svg"
 
 
 def _tool(preference: str) -> str:
@@ -37,6 +41,10 @@ def _run(tool: str, server: Server, path: str, *, seconds: float, connections: i
     return loadgen.run_python(
         server.host, server.port, path, seconds=seconds, connections=connections, headers=headers
     )
+
+
+def ratio(part: float, whole: float) -> float | None:
+    return round(part / whole, 3) if whole else None
 
 
 def _etag(server: Server, path: str) -> str | None:
@@ -64,6 +72,9 @@ def _measure(context: BenchContext, tool: str, static_root, *, seconds: float, c
         _run(tool, server, path, seconds=WARM_UP_SECONDS, connections=connections)
         context.progress(f"load: {tool}, {connections} connections, {seconds:g} s on {server.url(path)}")
         plain = _run(tool, server, path, seconds=seconds, connections=connections)
+        context.progress(f"load: the static file {STATIC_PATH} for {seconds:g} s, same server")
+        _run(tool, server, STATIC_PATH, seconds=WARM_UP_SECONDS, connections=connections)
+        static = _run(tool, server, STATIC_PATH, seconds=seconds, connections=connections)
         etag = _etag(server, path)
         conditional = None
         if etag:
@@ -88,6 +99,14 @@ def _measure(context: BenchContext, tool: str, static_root, *, seconds: float, c
         url=path,
         workers=WORKERS,
         server="gunicorn sync workers, DEBUG off",
+        cache="redis (shared, page served first)"
+        if settings.REDIS_URL
+        else "per process, pages by the views",
+        static_url=STATIC_PATH,
+        static_requests_per_second=static.requests_per_second,
+        static_p99_ms=static.p99_ms,
+        static_errors=static.errors,
+        ratio_to_static=ratio(plain.requests_per_second, static.requests_per_second),
         conn_max_age=conn_max_age,
         conditional_get=conditional,
         with_persistent_connections=persistent,

@@ -170,7 +170,17 @@ SUMMARY_KEYS = {
         "bare_gc_paused_seconds_per_page",
         "cpu_seconds_per_page",
     ),
-    "load": ("tool", "requests_per_second", "p50_ms", "p99_ms", "errors", "connections"),
+    "load": (
+        "tool",
+        "requests_per_second",
+        "p50_ms",
+        "p99_ms",
+        "errors",
+        "connections",
+        "static_requests_per_second",
+        "ratio_to_static",
+        "cache",
+    ),
 }
 
 

@@ -48,7 +48,15 @@ FIGURES = {
         "seconds_per_page",
         "ratio_to_bare_weasyprint",
     ),
-    "load": ("requests", "requests_per_second", "p50_ms", "p99_ms", "errors"),
+    "load": (
+        "requests",
+        "requests_per_second",
+        "p50_ms",
+        "p99_ms",
+        "errors",
+        "static_requests_per_second",
+        "ratio_to_static",
+    ),
 }
 
 

@@ -48,6 +48,7 @@ def test_every_measurement_has_the_issues_targets():
         "requests_per_second ≥ 500",
         "p99_ms ≤ 100",
         "errors ≤ 0",
+        "ratio_to_static ≥ 0.8",
     }
 
 
