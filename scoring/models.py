@@ -18,8 +18,6 @@ from django.utils import timezone
 
 from adjudication.engine.rules import InvalidRuleSet, RuleSet, ruleset_from
 
-from .page_cache import results_changed
-
 # Tie-break keys (SCORESHEET.md "Standings as data"): key -> True when a lower value is better.
 TIEBREAKS: dict[str, bool] = {
     "total": True,
@@ -33,15 +31,6 @@ DEFAULT_TIEBREAKS: tuple[str, ...] = ("total", "sets_won", "deals_won", "doubled
 
 def default_tiebreaks() -> list[str]:
     return list(DEFAULT_TIEBREAKS)
-
-
-class EventQuerySet(models.QuerySet):
-    def update(self, **kwargs):
-        rows = super().update(**kwargs)
-        if rows and ("results_stamp" in kwargs or "version" in kwargs):
-            # Whoever moves the stamp on (the services, an import, the benchmark) retires stored pages.
-            results_changed()
-        return rows
 
 
 class Event(models.Model):
@@ -74,8 +63,6 @@ class Event(models.Model):
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
 
-    objects = EventQuerySet.as_manager()
-
     class Meta:
         ordering = ["-date_start", "name"]
         constraints = [
@@ -90,15 +77,6 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-    def save(self, *args, **kwargs) -> None:
-        super().save(*args, **kwargs)
-        results_changed()
-
-    def delete(self, *args, **kwargs):
-        deleted = super().delete(*args, **kwargs)
-        results_changed()
-        return deleted
 
     def ruleset(self) -> RuleSet:
         """The engine RuleSet: the preset with this event's overrides (raises InvalidRuleSet)."""

@@ -22,7 +22,7 @@ from django.db.models import F, Prefetch
 from django.utils import timezone
 
 from adjudication.engine.simulator import simulate_sheet
-from scoring import seating, services
+from scoring import page_cache, seating, services
 from scoring.models import Deal, DealResult, Entry, Event, GameSet, Player, Round, Seat, Table
 
 FIRST_NAMES = (
@@ -243,3 +243,4 @@ def _fill_round(built: BenchEvent, rnd: Round, rng: random.Random) -> None:
     Event.objects.filter(pk=built.event.pk).update(
         results_stamp=F("results_stamp") + 1, results_changed_at=now
     )
+    page_cache.results_changed()

@@ -13,6 +13,7 @@ from adjudication.audit import audit_record
 
 from ..errors import field_errors
 from ..models import TIEBREAKS, Event
+from ..page_cache import results_changed
 from .guards import check_version, touch_results
 
 FROZEN_EVENT_FIELDS = ("ruleset_preset", "rules_overrides", "format", "advance", "tiebreaks")
@@ -77,6 +78,8 @@ def event_create(
     )
     event.full_clean()
     event.save()
+    # The home page lists the events.
+    results_changed()
     directors = list(directors)
     if directors:
         event.directors.add(*directors)
@@ -133,6 +136,8 @@ def event_update(
     event.version += 1
     event.full_clean()
     event.save(update_fields=[*changed, "version"])
+    # Every page shows the event's name and rules (their keys carry its version).
+    results_changed()
     logged_after = {key: getattr(event, key) for key in changed}
     if wanted is not None and "directors" in logged_before:
         event.directors.set(wanted)

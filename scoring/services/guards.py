@@ -20,6 +20,7 @@ from adjudication.engine.findings import Finding
 from adjudication.models import AuditEntry
 
 from ..models import Event, GameSet
+from ..page_cache import results_changed
 from ..sheets import findings_for_set
 
 
@@ -119,6 +120,8 @@ def touch_results(event_id: int) -> None:
     Event.objects.filter(pk=event_id).update(
         results_stamp=F("results_stamp") + 1, results_changed_at=timezone.now()
     )
+    # Pages stored for every worker (Redis) retire too.
+    results_changed()
 
 
 def locked_set(game_set: GameSet) -> GameSet:
