@@ -13,10 +13,11 @@ from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 from django.db.models import F, Q
-from django.db.models.functions import Lower
 from django.utils import timezone
 
 from adjudication.engine.rules import InvalidRuleSet, RuleSet, ruleset_from
+
+from .names import name_key
 
 # Tie-break keys (SCORESHEET.md "Standings as data"): key -> True when a lower value is better.
 TIEBREAKS: dict[str, bool] = {
@@ -155,14 +156,13 @@ class Player(models.Model):
         return self.name
 
     def clean(self) -> None:
-        # A rename must not give two players of one event the same name: sheets refer to names.
+        # A rename must not give two players of one event the same name (scoring.names): sheets refer
+        # to names. The entries' unique normalised names hold the rule in the database too.
         if self.pk and self.name:
             clash = (
-                Entry.objects.filter(event__entries__player=self)
+                Entry.objects.filter(event__entries__player=self, normalized_name=name_key(self.name))
                 .exclude(player=self)
-                .annotate(lname=Lower("player__name"))
-                .filter(lname=self.name.strip().lower())
-                .select_related("event")
+                .select_related("event", "player")
                 .first()
             )
             if clash is not None:
@@ -182,6 +182,9 @@ class Entry(models.Model):
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.ACTIVE)
     first_round = models.PositiveSmallIntegerField(default=1)
+    # The player's name as compared (scoring.names.name_key), set by the services with the entry and
+    # on a rename: unique per event, so simultaneous entries of one name cannot both succeed.
+    normalized_name = models.TextField(editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -189,6 +192,7 @@ class Entry(models.Model):
         verbose_name_plural = "entries"
         constraints = [
             models.UniqueConstraint(fields=["event", "player"], name="entry_player_once"),
+            models.UniqueConstraint(fields=["event", "normalized_name"], name="entry_name_once"),
             models.CheckConstraint(condition=Q(first_round__gte=1), name="entry_first_round_gte_1"),
         ]
 
@@ -202,18 +206,6 @@ class Entry(models.Model):
     @property
     def is_active(self) -> bool:
         return self.status == self.Status.ACTIVE
-
-    def clean(self) -> None:
-        # Sheets refer to players by name, so a name may appear once per event (case-insensitive).
-        if self.event_id and self.player_id:
-            clash = (
-                Entry.objects.filter(event_id=self.event_id)
-                .exclude(pk=self.pk)
-                .annotate(lname=Lower("player__name"))
-                .filter(lname=self.player.name.lower())
-            )
-            if clash.exists():
-                raise ValidationError({"player": f"{self.player.name!r} is already entered in this event."})
 
 
 class Round(models.Model):

@@ -24,6 +24,7 @@ from django.utils import timezone
 from adjudication.engine.simulator import simulate_sheet
 from scoring import page_cache, seating, services
 from scoring.models import Deal, DealResult, Entry, Event, GameSet, Player, Round, Seat, Table
+from scoring.names import name_key
 
 FIRST_NAMES = (
     "Ann", "Bob", "Cy", "Dee", "Errol", "Fay", "Garth", "Hyacinth", "Ivan", "Joy", "Kemar", "Lorna",
@@ -126,7 +127,10 @@ def _enter_players(event: Event, count: int) -> None:
         [Player(name=name, club=CLUBS[index % len(CLUBS)]) for index, name in enumerate(player_names(count))],
         batch_size=BATCH,
     )
-    Entry.objects.bulk_create([Entry(event=event, player=person) for person in people], batch_size=BATCH)
+    Entry.objects.bulk_create(
+        [Entry(event=event, player=person, normalized_name=name_key(person.name)) for person in people],
+        batch_size=BATCH,
+    )
 
 
 @transaction.atomic

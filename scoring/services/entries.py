@@ -5,23 +5,31 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 from django.db.models import Max
-from django.db.models.functions import Lower
 
 from adjudication.audit import audit_record
 
 from ..deal_input import as_text
 from ..errors import field_errors
 from ..models import Entry, Event, Player, Round
+from ..names import checked_name, name_key
 from .guards import touch_results
 
 
-def _name_taken(event: Event, name: str, *, exclude_entry: int | None = None) -> bool:
-    entries = Entry.objects.filter(event=event).annotate(lname=Lower("player__name"))
+def name_taken(name: str) -> ValidationError:
+    """The ordinary refusal of a name already entered: the same whether the check saw it or the
+    database's unique constraint did (two simultaneous entries)."""
+    return field_errors({"name": f"{name.strip()!r} is already entered in this event."})
+
+
+def entered_name(event: Event, key: str, *, exclude_entry: int | None = None) -> Entry | None:
+    """The event's entry whose name has this key (`scoring.names.name_key`), if any."""
+    entries = Entry.objects.filter(event=event, normalized_name=key).select_related("player")
     if exclude_entry is not None:
         entries = entries.exclude(pk=exclude_entry)
-    return entries.filter(lname=name.strip().lower()).exists()
+    return entries.first()
 
 
 def _player_for(*, name: str, club: str, membership_id: str) -> Player:
@@ -30,7 +38,7 @@ def _player_for(*, name: str, club: str, membership_id: str) -> Player:
     if membership_id:
         player = Player.objects.filter(membership_id=membership_id).first()
         if player is not None:
-            if player.name.lower() != name.lower():
+            if name_key(player.name) != name_key(name):
                 raise field_errors(
                     {"membership_id": f"Membership id {membership_id!r} belongs to {player.name}."}
                 )
@@ -51,20 +59,29 @@ def _next_unseated_round(event: Event) -> int:
 
 
 def new_entry(*, event: Event, name: str, club: str, membership_id: str, first_round: int | None):
-    if not name.strip():
-        raise field_errors({"name": "Give the player's name."})
+    """Enter a player (the director's form and the CSV import both come here): the name rule
+    (`scoring.names.checked_name`), then the player found or created, then the entry. A name entered
+    meanwhile by someone else is refused as taken, never an error page."""
     for key, value in (("name", name), ("club", club), ("membership_id", membership_id)):
         as_text(value, key)
-    if _name_taken(event, name):
-        raise field_errors({"name": f"{name.strip()!r} is already entered in this event."})
-    player = _player_for(name=name, club=club, membership_id=membership_id)
-    entry = Entry(
-        event=event,
-        player=player,
-        first_round=first_round or _next_unseated_round(event),
-    )
-    entry.full_clean()
-    entry.save()
+    name, key = checked_name(name)
+    if entered_name(event, key) is not None:
+        raise name_taken(name)
+    try:
+        # A savepoint: the losing side of a race leaves nothing behind, not even a new player.
+        with transaction.atomic():
+            player = _player_for(name=name, club=club, membership_id=membership_id)
+            entry = Entry(
+                event=event,
+                player=player,
+                normalized_name=key,
+                first_round=first_round or _next_unseated_round(event),
+            )
+            entry.full_clean(validate_constraints=False)
+            entry.save()
+    except IntegrityError:
+        # The unique (event, normalized_name) — or membership id — saw an entry made at the same time.
+        raise name_taken(name) from None
     return entry
 
 

@@ -18,6 +18,7 @@ from adjudication.engine.sheet import SheetError, parse_sheet
 from ..deal_input import as_int, storable
 from ..errors import field_errors, prefixed_errors
 from ..models import Deal, Entry, Event, GameSet, Player, Seat
+from ..names import checked_name, name_key
 from ..sheets import seats_of, sheet_for_set
 from .deals import write_deal
 from .entries import new_entry
@@ -132,37 +133,43 @@ def players_import_csv(*, event: Event, user, data: str | bytes | Any) -> CsvImp
     if not rows and not report.rejected:
         report.rejected.append(RejectedRow(1, "the file has no players"))
     existing = {
-        entry.player.name.lower(): entry.player
+        entry.normalized_name: entry.player
         for entry in Entry.objects.filter(event=event).select_related("player")
     }
     names_seen: dict[str, int] = {}
     ids_seen: dict[str, int] = {}
-    accepted: list[dict[str, str]] = []
+    accepted: list[tuple[int, dict[str, str]]] = []
     for line, row in rows:
         reason = _csv_row_problem(row, existing, names_seen, ids_seen, line)
-        cells = tuple(row.get(key, "") for key in ("name", "club", "membership_id"))
         if reason:
-            report.rejected.append(RejectedRow(line, reason, cells))
+            report.rejected.append(RejectedRow(line, reason, _cells(row)))
             continue
         name = row["name"]
-        names_seen[name.lower()] = line
+        names_seen[name_key(name)] = line
         if row.get("membership_id"):
             ids_seen[row["membership_id"]] = line
-        if name.lower() in existing:
+        if name_key(name) in existing:
             report.already_entered.append(name)
         else:
-            accepted.append(row)
+            accepted.append((line, row))
     report.rejected.sort(key=lambda rejected: rejected.line)
     if report.rejected:
         return report
-    for row in accepted:
-        new_entry(
-            event=event,
-            name=row["name"],
-            club=row.get("club", ""),
-            membership_id=row.get("membership_id", ""),
-            first_round=None,
-        )
+    for line, row in accepted:
+        try:
+            new_entry(
+                event=event,
+                name=row["name"],
+                club=row.get("club", ""),
+                membership_id=row.get("membership_id", ""),
+                first_round=None,
+            )
+        except ValidationError as exc:
+            # Entered meanwhile by someone else: the ordinary refusal for its row, and none written.
+            transaction.set_rollback(True)
+            report.added.clear()
+            report.rejected.append(RejectedRow(line, " ".join(exc.messages), _cells(row)))
+            return report
         report.added.append(row["name"])
     if report.added:
         audit_record(
@@ -175,6 +182,10 @@ def players_import_csv(*, event: Event, user, data: str | bytes | Any) -> CsvImp
         )
         touch_results(event.pk)
     return report
+
+
+def _cells(row: dict[str, str]) -> tuple[str, ...]:
+    return tuple(row.get(key, "") for key in ("name", "club", "membership_id"))
 
 
 def _csv_row_problem(
@@ -192,11 +203,15 @@ def _csv_row_problem(
     for key, limit in _FIELD_LIMITS.items():
         if len(row.get(key, "")) > limit:
             return f"the {_FIELD_WORDS[key]} is longer than {limit} characters"
-    if name.lower() in names_seen:
-        return f"{name!r} appears twice in the file (also line {names_seen[name.lower()]})"
+    try:
+        _shown, key = checked_name(name)
+    except ValidationError as exc:
+        return " ".join(exc.messages).rstrip(".")
+    if key in names_seen:
+        return f"{name!r} appears twice in the file (also line {names_seen[key]})"
     if membership and membership in ids_seen:
         return f"membership id {membership!r} appears twice (also line {ids_seen[membership]})"
-    entered = existing.get(name.lower())
+    entered = existing.get(key)
     if entered is not None:
         if (entered.club, entered.membership_id) != (club, membership) and (club or membership):
             return (
@@ -206,7 +221,7 @@ def _csv_row_problem(
         return ""
     if membership:
         owner = Player.objects.filter(membership_id=membership).first()
-        if owner is not None and owner.name.lower() != name.lower():
+        if owner is not None and name_key(owner.name) != key:
             return f"membership id {membership!r} belongs to {owner.name}"
     return ""
 

@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from django.db import connection
 
 from adjudication import services as rulings
 from adjudication.archive import ArchiveError, event_import
@@ -31,8 +30,7 @@ from adjudication.models import AuditEntry, Ruling
 from scoring import services
 from scoring.models import Deal, DealResult, Entry, Event, GameSet
 from scoring.sheets import sheet_for_set
-
-ON_POSTGRES = connection.vendor == "postgresql"
+from tests.races import ON_POSTGRES, run_threads
 
 
 @dataclass(frozen=True)
@@ -59,28 +57,6 @@ class Outcomes:
                 self.refused += 1
             else:
                 self.successes.append(success)
-
-
-def run_threads(count: int, target) -> list[BaseException]:
-    failures: list[BaseException] = []
-    barrier = threading.Barrier(count)
-
-    def wrapped(index: int) -> None:
-        try:
-            barrier.wait()
-            target(index)
-        except BaseException as exc:  # collected and reported: a thread must not fail silently
-            failures.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=wrapped, args=(index,)) for index in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=300)
-    assert not any(thread.is_alive() for thread in threads), "a thread is still running"
-    return failures
 
 
 def scenario(*, round1, director, make_table, tables: int, threads: int, operations: int) -> Outcomes:

@@ -105,9 +105,11 @@ def test_the_standings_command_quotes_csv_and_leaves_json_alone(formula_world):
 def test_tab_and_carriage_return_starts_are_quoted_in_csv(client, event, round1, make_table, play_set):
     """The services strip names; a name from elsewhere (an old import, the database) may still start so."""
     from scoring.models import Entry, Player
+    from scoring.names import name_key
 
     for name in TAB_AND_CR:
-        Entry.objects.create(event=event, player=Player.objects.create(name=name, club=name))
+        player = Player.objects.create(name=name, club=name)
+        Entry.objects.create(event=event, player=player, normalized_name=name_key(name))
     names = (*TAB_AND_CR, "Ann", "Bob")
     game_set = make_table(round1, names)
     play_set(game_set, nine(dict(zip(names, (1, 2, 3, 4), strict=True))))

@@ -8,6 +8,7 @@ import pytest
 from adjudication.models import AuditEntry
 from scoring import services
 from scoring.models import Entry, GameSet, Player, Round, Seat, Table
+from scoring.names import name_key
 
 PLAYERS = 1024
 
@@ -17,7 +18,9 @@ def big_event(event):
     people = Player.objects.bulk_create(
         Player(name=f"Player {number:04d}", club=f"Club {number % 16}") for number in range(PLAYERS)
     )
-    Entry.objects.bulk_create(Entry(event=event, player=person) for person in people)
+    Entry.objects.bulk_create(
+        Entry(event=event, player=person, normalized_name=name_key(person.name)) for person in people
+    )
     return event
 
 
