@@ -71,7 +71,14 @@ def _deal_entry(grid: SetPage, *, sequence: int | None = None) -> DealEntry | No
         upcoming = grid.upcoming
         if upcoming is None:
             return None
-        return DealEntry(players=players, initial={"deal": grid.next_number, "dealer": upcoming.dealer})
+        return DealEntry(
+            players=players,
+            initial={
+                "deal": grid.next_number,
+                "dealer": upcoming.dealer,
+                "set_version": grid.game_set.version,
+            },
+        )
     row = grid.row_played(sequence)
     by_position = {seat.position: seat.player for seat in grid.players}
     initial = {
@@ -279,6 +286,7 @@ def _save_deal(request, event: Event, game_set: GameSet, *, sequence: int | None
             data=entry.as_deal_data(),
             deal=deal,
             expected_version=entry.version,
+            expected_set_version=entry.set_version,
             reason=entry.reason,
         )
     except ValidationError as exc:
@@ -522,7 +530,11 @@ def substitute(request, event: Event, number: int, table: int, position: int):
         .select_related("player")
         .order_by("player__name")
     ]
-    initial = {"substitute": seat.substitute_id, "from_deal": seat.substitute_from}
+    initial = {
+        "substitute": seat.substitute_id,
+        "from_deal": seat.substitute_from,
+        "version": game_set.version,
+    }
     form = SubstituteForm(*posted(request)[:1], candidates=candidates, initial=initial)
 
     def page(status: int = 200) -> HttpResponse:
@@ -543,6 +555,7 @@ def substitute(request, event: Event, number: int, table: int, position: int):
             substitute=chosen,
             from_deal=data["from_deal"],
             reason=data["reason"],
+            expected_version=data["version"],
         )
         return chosen
 

@@ -68,11 +68,18 @@ class DealForm(AlertsMixin, forms.Form):
     deal = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=DEALS_PER_SET)
     version = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
     sequence = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
+    # The set's version the page showed: the same deal sent twice (a double click, two directors)
+    # is saved once; the second is refused as stale.
+    set_version = forms.IntegerField(
+        widget=forms.HiddenInput, required=False, min_value=1, max_value=2**31 - 1
+    )
 
     def __init__(self, *args, players: Sequence[str], correcting: bool = False, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        # A correction must say which version it corrects, or it could overwrite someone else's.
+        # A correction must say which version it corrects, or it could overwrite someone else's;
+        # a new deal, which version of the set it was typed against.
         self.fields["version"].required = correcting
+        self.fields["set_version"].required = not correcting
         names = [(name, name) for name in players]
         self.fields["out"].choices = [("", "— nobody —"), *names]
         self.fields["dealer"].choices = [("", "— not given —"), *names]
@@ -214,6 +221,10 @@ class DealEntry:
         return self.deal.cleaned_data.get("sequence")
 
     @property
+    def set_version(self) -> int | None:
+        return self.deal.cleaned_data.get("set_version")
+
+    @property
     def reason(self) -> str:
         return self.deal.cleaned_data.get("reason", "")
 
@@ -317,7 +328,10 @@ class WithdrawForm(AlertsMixin, forms.Form):
     reason = forms.CharField(label="Reason", required=False, max_length=500)
 
 
-class SubstituteForm(AlertsMixin, forms.Form):
+class SubstituteForm(VersionedForm):
+    """Who plays a seat from which deal, and the set's version the page showed: two directors naming
+    substitutes for one seat at once cannot both succeed."""
+
     substitute = forms.TypedChoiceField(label="Substitute", coerce=int, required=False, empty_value=None)
     from_deal = forms.TypedChoiceField(
         label="Plays from deal",

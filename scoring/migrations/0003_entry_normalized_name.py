@@ -2,7 +2,8 @@
 
 Entries made before the rule may clash once normalised (`Ann` and `ann`, or a full-width `Ａｎｎ`):
 the later entry's player is renamed "Name (2)" (or the next free number), with an audit entry in each
-event the player is entered in, before the constraint is added.
+event the player is entered in. The next migration adds the constraint (PostgreSQL cannot alter a
+table in the transaction that just wrote its rows).
 """
 
 from django.db import migrations, models
@@ -79,8 +80,4 @@ class Migration(migrations.Migration):
             preserve_default=False,
         ),
         migrations.RunPython(normalise_and_rename_clashes, migrations.RunPython.noop),
-        migrations.AddConstraint(
-            model_name="entry",
-            constraint=models.UniqueConstraint(fields=("event", "normalized_name"), name="entry_name_once"),
-        ),
     ]

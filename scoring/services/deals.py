@@ -20,7 +20,7 @@ from ..deal_input import read_deal
 from ..errors import field_errors
 from ..models import Deal, DealResult, GameSet, Seat
 from ..sheets import deal_as_data, deals_of, seats_of, sheet_from_rows
-from .guards import SetLocked, check_version, locked_set, set_changed, stale_edit
+from .guards import SetLocked, check_version, describe_set, locked_set, set_changed, stale_edit
 
 
 @dataclass(frozen=True)
@@ -136,6 +136,7 @@ def deal_record(
     data: Mapping[str, Any],
     deal: Deal | None = None,
     expected_version: int | None = None,
+    expected_set_version: int | None = None,
     reason: str = "",
 ) -> DealOutcome:
     """Record a new deal (`deal=None`) or correct `deal`; either takes its number's place in playing order.
@@ -150,13 +151,17 @@ def deal_record(
 
     Drafts with error findings are saved; the set's findings are returned. Raises ValidationError
     (naming the field, e.g. `results.Bob.calls`), SetLocked for a verified set, StaleEdit when
-    `expected_version` (the deal's version as read) is out of date or the deal number was recorded
-    meanwhile.
+    `expected_version` (the deal's version as read) is out of date, when a new deal's
+    `expected_set_version` (the set's version the form was typed against) is — the same deal sent
+    twice at once is saved once, void deals too, which no number clash would catch — or when the deal
+    number was recorded meanwhile.
     """
     game_set = locked_set(game_set)
     event = game_set.table.round.event
     if game_set.is_verified:
         raise SetLocked(game_set)
+    if deal is None:
+        check_version(game_set, expected_set_version, what=describe_set(game_set))
     seats = seats_of(game_set)
     names = [seat.entry.player.name for seat in seats]
     deals = deals_of(game_set)

@@ -19,7 +19,7 @@ from .. import seating
 from ..errors import field_errors
 from ..models import Deal, Entry, Event, GameSet, Round, Seat, Table
 from ..selectors import knockout_qualifiers, standings_for_event
-from .guards import SetLocked, locked_set, set_changed, touch_results
+from .guards import SetLocked, check_version, describe_set, locked_set, set_changed, touch_results
 
 
 @transaction.atomic
@@ -288,11 +288,19 @@ def round_seat_manual(
 
 @transaction.atomic
 def seat_substitute(
-    *, seat: Seat, user, substitute: Entry | None, from_deal: int | None = None, reason: str = ""
+    *,
+    seat: Seat,
+    user,
+    substitute: Entry | None,
+    from_deal: int | None = None,
+    reason: str = "",
+    expected_version: int | None = None,
 ) -> Seat:
     """Record (or with `substitute=None` clear) a substitute playing the seat from deal `from_deal`.
 
     The seat's results stay with the seated player; the substitute is shown on the sheet.
+    `expected_version` is the set's version as read (a substitute changes the set): StaleEdit when
+    someone changed the set meanwhile — two substitutes named for one seat at once, one wins.
     """
     seat = (
         Seat.objects.select_for_update(of=("self",))
@@ -300,6 +308,7 @@ def seat_substitute(
         .get(pk=seat.pk)
     )
     game_set = locked_set(seat.table.game_set)
+    check_version(game_set, expected_version, what=describe_set(game_set))
     if game_set.is_verified:
         raise SetLocked(game_set)
     if substitute is not None:

@@ -34,10 +34,14 @@ def table_url(game_set, name="direct_table", **kwargs):
     )
 
 
-def form_data(deal: dict[str, Any], *, version=None, sequence=None, reason="") -> dict[str, str]:
-    """A sheet deal (kalooki-sheet/1 shape) as the deal form posts it."""
+def form_data(
+    deal: dict[str, Any], *, version=None, sequence=None, reason="", set_version=1
+) -> dict[str, str]:
+    """A sheet deal (kalooki-sheet/1 shape) as the deal form posts it; a new deal carries the set's
+    version the page showed (1: a set nothing was recorded in yet)."""
     data = {
         "deal": str(deal["deal"]),
+        "set_version": "" if set_version is None else str(set_version),
         "out": deal.get("out") or "",
         "dealer": deal.get("dealer") or "",
         "reason": reason,
@@ -134,9 +138,28 @@ def test_a_void_deal_is_followed_by_its_replay_row(as_director, game_set, exampl
     html = text(response)
     assert "void: replayed" in html
     assert "Deal 1 <span" in html  # the replay is entered next, with the same number
-    as_director.post(table_url(game_set), form_data(example_sheet["deals"][0]))
+    as_director.post(table_url(game_set), form_data(example_sheet["deals"][0], set_version=2))
     deals = list(Deal.objects.filter(game_set=game_set).values_list("sequence", "number", "void"))
     assert deals == [(1, 1, True), (2, 1, False)]
+
+
+def test_the_same_void_deal_sent_twice_is_saved_once(as_director, game_set):
+    page = text(as_director.get(table_url(game_set)))
+    assert 'name="set_version" value="1"' in page
+    first = as_director.post(table_url(game_set), form_data({"deal": 1, "void": True}))
+    again = as_director.post(table_url(game_set), form_data({"deal": 1, "void": True}))
+    assert first.status_code == 302 and again.status_code == 409
+    html = text(again)
+    assert "The set at round 1, table 1 was changed by director" in html
+    assert "(you had version 1, it is now version 2). Nothing was saved" in html
+    assert Deal.objects.filter(game_set=game_set).count() == 1
+
+
+def test_a_new_deal_without_the_set_version_is_refused(as_director, game_set):
+    response = as_director.post(table_url(game_set), form_data({"deal": 1, "void": True}, set_version=None))
+    assert response.status_code == 400
+    assert "This page is out of date or incomplete" in text(response)
+    assert not Deal.objects.filter(game_set=game_set).exists()
 
 
 def test_correcting_a_deal_carries_its_version_and_is_audited(as_director, game_set, example_sheet):
@@ -506,17 +529,32 @@ def test_a_substitute_takes_a_seat_from_a_deal(as_director, game_set, make_entri
     page = text(as_director.get(url))
     assert "Zoe" in page and ">Ann<" not in page  # seated players are not offered
     zoe = game_set.table.round.event.entries.get(player__name="Zoe")
-    response = as_director.post(url, {"substitute": str(zoe.pk), "from_deal": "5", "reason": "Bob is ill"})
+    assert 'name="version" value="1"' in page
+    posted = {"substitute": str(zoe.pk), "from_deal": "5", "reason": "Bob is ill", "version": "1"}
+    response = as_director.post(url, posted)
     assert response.status_code == 302
     seat = game_set.table.seats.get(position=2)
     assert (seat.substitute_id, seat.substitute_from) == (zoe.pk, 5)
-    missing = as_director.post(url, {"substitute": str(zoe.pk), "from_deal": ""})
+    missing = as_director.post(url, {"substitute": str(zoe.pk), "from_deal": "", "version": "2"})
     assert missing.status_code == 400
     assert "Give the deal the substitute plays from." in text(missing)
 
 
+def test_a_second_substitute_for_a_seat_from_the_same_page_is_refused(as_director, game_set, make_entries):
+    make_entries(game_set.table.round.event, ["Zoe", "Yul"])
+    zoe, yul = (game_set.table.round.event.entries.get(player__name=name) for name in ("Zoe", "Yul"))
+    url = table_url(game_set, "direct_substitute", position=2)
+    first = as_director.post(url, {"substitute": str(zoe.pk), "from_deal": "5", "version": "1"})
+    second = as_director.post(url, {"substitute": str(yul.pk), "from_deal": "3", "version": "1"})
+    assert first.status_code == 302 and second.status_code == 409
+    assert "Nothing was saved" in text(second)
+    seat = game_set.table.seats.get(position=2)
+    assert (seat.substitute_id, seat.substitute_from) == (zoe.pk, 5)
+    assert AuditEntry.objects.filter(action="kalooki.seat.substituted").count() == 1
+
+
 def test_a_service_error_finds_its_field_when_the_name_holds_a_dot():
-    entry = DealEntry({"deal": "1"}, players=["J. Brown", "Ann"])
+    entry = DealEntry({"deal": "1", "set_version": "1"}, players=["J. Brown", "Ann"])
     assert entry.is_valid()
     entry.add_service_error(
         ValidationError(

@@ -1,4 +1,4 @@
-"""The migration that makes names unique once normalised (scoring 0003): entries that already clash are
+"""The migrations that make names unique once normalised (scoring 0003, 0004): entries that already clash are
 renamed "Name (2)", each rename in the audit log, before the constraint is added."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 BEFORE = [("scoring", "0002_void_deal_as_written_substitute_deal")]
-AFTER = [("scoring", "0003_entry_normalized_name")]
+AFTER = [("scoring", "0004_entry_name_once")]
 
 
 def _migrate(targets):
