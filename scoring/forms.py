@@ -15,6 +15,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from adjudication.engine.rules import DEALS_PER_SET
+from adjudication.engine.sheet_fields import MAX_DEPTH
 
 from .deal_input import LARGEST_CALLS, LARGEST_NUMBER, MAX_TEXT
 from .models import DealResult, Round
@@ -398,5 +399,10 @@ class SheetImportForm(VersionedForm):
         except json.JSONDecodeError as exc:
             raise ValidationError(
                 {field: f"Not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}."}
+            ) from None
+        except RecursionError:
+            # The decoder gives up thousands of levels deep, far past the spec's limit.
+            raise ValidationError(
+                {field: f"Not readable: JSON nested deeper than {MAX_DEPTH} levels."}
             ) from None
         return data

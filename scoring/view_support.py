@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.forms import Form
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
@@ -47,10 +47,17 @@ def posted(request) -> tuple:
 
 
 def add_service_errors(form: Form, exc: ValidationError) -> None:
-    """A service's ValidationError beside the form's fields it names; the rest above the form."""
+    """A service's ValidationError beside the form's fields it names; the rest above the form, each
+    message after the place it names."""
     if hasattr(exc, "error_dict"):
         for key, errors in exc.message_dict.items():
-            form.add_error(key if key in form.fields else None, errors)
+            if key in form.fields:
+                form.add_error(key, errors)
+            elif key == NON_FIELD_ERRORS:
+                form.add_error(None, errors)
+            else:
+                # A place inside the posted data (`substitutes[0].seat`): name it with the message.
+                form.add_error(None, [f"{key}: {error}" for error in errors])
     else:
         form.add_error(None, exc.messages)
 

@@ -15,7 +15,7 @@ from adjudication import sheet_marks
 from adjudication.audit import audit_record
 from adjudication.engine.sheet import SheetError, parse_sheet
 
-from ..deal_input import as_int, storable
+from ..deal_input import as_int, as_text, storable
 from ..errors import field_errors, prefixed_errors
 from ..models import Deal, Entry, Event, GameSet, Player, Seat
 from ..names import checked_name, name_key
@@ -309,15 +309,15 @@ def _apply_substitutes(seats: Sequence[Seat], items: Any, event: Event) -> None:
             seat.save(update_fields=["substitute", "substitute_from"])
     for index, item in enumerate(items):
         path = f"substitutes[{index}]"
-        if not isinstance(item, Mapping) or item.get("seat") not in by_name:
+        seat_name = item.get("seat") if isinstance(item, Mapping) else None
+        # A list or number here is bad input to name, not a lookup to attempt.
+        if not isinstance(seat_name, str) or seat_name not in by_name:
             raise field_errors({f"{path}.seat": "expected the name of a seated player"})
-        entry = (
-            Entry.objects.filter(event=event, player__name=item.get("player"))
-            .select_related("player")
-            .first()
-        )
+        # Text without NUL (PostgreSQL cannot compare one) before it reaches the database.
+        player = as_text(item.get("player"), f"{path}.player")
+        entry = Entry.objects.filter(event=event, player__name=player).select_related("player").first()
         if entry is None:
-            raise field_errors({f"{path}.player": f"{item.get('player')!r} is not entered"})
+            raise field_errors({f"{path}.player": f"{player!r} is not entered"})
         seat = by_name[item["seat"]]
         seat.substitute = entry
         seat.substitute_from = as_int(item.get("from_deal"), f"{path}.from_deal", minimum=1)
