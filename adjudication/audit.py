@@ -155,18 +155,32 @@ def history_for_table(game_set) -> models.QuerySet[AuditEntry]:
     )
 
 
+# Levels of a before/after value shown field by field; anything deeper is one note (an entry from an
+# archive is held to the spec's 20 levels, but the page must not depend on that).
+SHOWN_LEVELS = 20
+NESTED_DEEPER = f"(nested deeper than {SHOWN_LEVELS} levels)"
+
+
 def _flat(value: Any, prefix: str = "") -> dict[str, Any]:
-    if isinstance(value, dict):
-        out: dict[str, Any] = {}
-        for key, item in value.items():
-            out.update(_flat(item, f"{prefix}.{key}" if prefix else str(key)))
-        return out
-    if isinstance(value, list) and any(isinstance(item, dict | list) for item in value):
-        out = {}
-        for index, item in enumerate(value):
-            out.update(_flat(item, f"{prefix}[{index}]"))
-        return out
-    return {prefix or "value": value}
+    """The value's leaves by path ("results.Bob.penalty", "deals[3].out"); a list of plain values is
+    one leaf. Walks without recursion, so no nesting can break a page."""
+    out: dict[str, Any] = {}
+    pending: list[tuple[str, Any, int]] = [(prefix, value, 1)]
+    while pending:
+        path, item, level = pending.pop()
+        if isinstance(item, dict):
+            children = [(f"{path}.{key}" if path else str(key), child) for key, child in item.items()]
+        elif isinstance(item, list) and any(isinstance(child, dict | list) for child in item):
+            children = [(f"{path}[{index}]", child) for index, child in enumerate(item)]
+        else:
+            out[path or "value"] = item
+            continue
+        if level > SHOWN_LEVELS:
+            out[path or "value"] = NESTED_DEEPER
+            continue
+        # Reversed onto the stack, so the leaves come out in the value's own order.
+        pending.extend((child_path, child, level + 1) for child_path, child in reversed(children))
+    return out
 
 
 def with_changes(entries) -> list[AuditEntry]:

@@ -78,6 +78,21 @@ class AppendOnlyError(RuntimeError):
     """Raised on any attempt to change or delete an audit entry."""
 
 
+# What a log page shows for a before/after value too deeply nested for Python's JSON decoder (written
+# before archives were held to the spec's depth): a note, so one entry cannot break every page listing it.
+UNREADABLE_VALUE = "(a value nested too deeply to show)"
+
+
+class AuditValueField(models.JSONField):
+    """A JSON before/after value, read back as `UNREADABLE_VALUE` when the decoder cannot read it."""
+
+    def from_db_value(self, value, expression, connection):
+        try:
+            return super().from_db_value(value, expression, connection)
+        except RecursionError:
+            return UNREADABLE_VALUE
+
+
 class AuditQuerySet(models.QuerySet):
     def delete(self):
         raise AppendOnlyError("The audit log is append-only: entries cannot be deleted.")
@@ -116,8 +131,8 @@ class AuditEntry(models.Model):
     object_type = models.CharField(max_length=100, blank=True)
     object_id = models.CharField(max_length=64, blank=True)
     object_repr = models.CharField(max_length=200, blank=True)
-    before = models.JSONField(null=True, blank=True, encoder=DjangoJSONEncoder)
-    after = models.JSONField(null=True, blank=True, encoder=DjangoJSONEncoder)
+    before = AuditValueField(null=True, blank=True, encoder=DjangoJSONEncoder)
+    after = AuditValueField(null=True, blank=True, encoder=DjangoJSONEncoder)
     reason = models.TextField(blank=True)
 
     objects = AuditQuerySet.as_manager()

@@ -26,7 +26,7 @@ from scoring.query import whole_number
 from scoring.view_support import game_set_or_404, post_form, seat_names
 
 from . import services
-from .audit import history_for, history_for_table, table_scope, with_changes
+from .audit import NESTED_DEEPER, history_for, history_for_table, table_scope, with_changes
 from .forms import NO_USER, AuditFilterForm, RulingAppealForm, RulingDecideForm, RulingIssueForm
 from .models import AuditEntry, Ruling
 from .selectors import audit_for_event
@@ -368,7 +368,10 @@ def _without_page(request) -> str:
 
 
 def _cell(value) -> str:
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    try:
+        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    except RecursionError:
+        text = NESTED_DEEPER
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 

@@ -8,13 +8,14 @@ and audit entries that cannot be understood are counted, not refused. Unknown fi
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
 from django.utils.text import slugify
 
 from adjudication.engine.rules import InvalidRuleSet, RuleSet, ruleset_from
-from adjudication.engine.sheet import got
+from adjudication.engine.sheet import SheetError, check_nesting, got
 from scoring.models import Event, GameSet
 
 from ..audit import ArchivedEntry
@@ -90,6 +91,9 @@ class ArchivePlan:
 def read_archive(data: Any, *, slug: str = "") -> ArchivePlan:
     """Check the whole archive without writing anything; ArchiveError names the first problem."""
     top = object_at(data, "")
+    # A value handed over already decoded gets the depth limit a file gets (`archive_loads`), before
+    # anything walks it.
+    within_depth(top, "")
     refuse_nul(top, "")
     if top.get("format") != EVENT_FORMAT:
         found = got(top["format"]) if "format" in top else "nothing"
@@ -99,7 +103,10 @@ def read_archive(data: Any, *, slug: str = "") -> ArchivePlan:
     players = read_players(top.get("players"))
     rounds = read_rounds(top.get("rounds"), event_rules, {player.name for player in players})
     raw_audit = top.get("audit")
-    audit = [read_audit_entry(item) for item in (raw_audit if isinstance(raw_audit, list) else [])]
+    audit = [
+        read_audit_entry(item, f"audit[{index}]")
+        for index, item in enumerate(raw_audit if isinstance(raw_audit, list) else [])
+    ]
     understood = tuple(entry for entry in audit if entry is not None)
     return ArchivePlan(
         event=event,
@@ -297,10 +304,16 @@ def read_ruling(raw: Any) -> ArchivedRuling | None:
     )
 
 
-def read_audit_entry(raw: Any) -> ArchivedEntry | None:
-    """An exported audit entry, or None when it cannot be understood (not a `kalooki.` action, no time)."""
+def read_audit_entry(raw: Any, path: str) -> ArchivedEntry | None:
+    """An exported audit entry, or None when it cannot be understood (not a `kalooki.` action, no time).
+
+    Its before/after values are refused (ArchiveError naming the place) when nested deeper than the
+    spec's JSON limit or longer than `MAX_AUDIT_VALUE` characters as JSON: the log keeps them, and
+    every page listing the entry would have to read them."""
     if not isinstance(raw, dict):
         return None
+    for key in ("before", "after"):
+        audit_value_within_limits(raw.get(key), f"{path}.{key}")
     action, created = raw.get("action"), moment_or_none(raw.get("at"))
     if not isinstance(action, str) or not action.startswith("kalooki.") or created is None:
         return None
@@ -316,3 +329,25 @@ def read_audit_entry(raw: Any) -> ArchivedEntry | None:
         after=raw.get("after"),
         reason=reason,
     )
+
+
+# An entry's before/after as JSON text: a whole sheet is a few kilobytes, a 20,000-player import's
+# list of names a few hundred.
+MAX_AUDIT_VALUE = 1_000_000
+
+
+def audit_value_within_limits(value: Any, path: str) -> None:
+    """ArchiveError unless `value` nests at most MAX_DEPTH levels (the value itself is level 1) and
+    is at most MAX_AUDIT_VALUE characters as JSON."""
+    within_depth(value, path)
+    size = len(json.dumps(value, ensure_ascii=False, default=str))
+    if size > MAX_AUDIT_VALUE:
+        raise ArchiveError(path, f"a value of {size:,} characters; at most {MAX_AUDIT_VALUE:,} are allowed")
+
+
+def within_depth(value: Any, path: str) -> None:
+    """ArchiveError naming the place when `value` nests deeper than the spec's MAX_DEPTH levels."""
+    try:
+        check_nesting(value, path, texts=False)
+    except SheetError as exc:
+        raise ArchiveError(exc.path, exc.problem) from None
