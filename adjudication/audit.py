@@ -183,11 +183,32 @@ def _flat(value: Any, prefix: str = "") -> dict[str, Any]:
     return out
 
 
+# Who changed something, on pages anyone may read, when the account has no full name: a login name
+# is half of what opens a director's account, and staff ones reach every event.
+ANONYMOUS_DIRECTOR = "director"
+
+
+def shown_name(user: Any) -> str:
+    """A director's or staff member's name as public pages show it: first and last name, else
+    "director" — never the username."""
+    return (user.get_full_name() if user is not None else "") or ANONYMOUS_DIRECTOR
+
+
+def author(entry: AuditEntry) -> str:
+    """Who wrote the entry, as public pages show it (`shown_name`); "" for a command (no user). An
+    entry from an archive kept only a username: it shows as "director"."""
+    if entry.user_id is not None:
+        return shown_name(entry.user)
+    return ANONYMOUS_DIRECTOR if entry.username else ""
+
+
 def with_changes(entries) -> list[AuditEntry]:
-    """The entries as a list, each with `.changes` (see `audit_changes`) for adjudication/_history.html."""
+    """The entries as a list, each with `.changes` (see `audit_changes`) and `.author` (see `author`)
+    for adjudication/_history.html. Select the entries' users with them (one query)."""
     entries = list(entries)
     for entry in entries:
         entry.changes = audit_changes(entry)
+        entry.author = author(entry)
     return entries
 
 

@@ -26,7 +26,7 @@ from scoring.query import whole_number
 from scoring.view_support import game_set_or_404, post_form, seat_names
 
 from . import services
-from .audit import NESTED_DEEPER, history_for, history_for_table, table_scope, with_changes
+from .audit import NESTED_DEEPER, history_for, history_for_table, shown_name, table_scope, with_changes
 from .forms import NO_USER, AuditFilterForm, RulingAppealForm, RulingDecideForm, RulingIssueForm
 from .models import AuditEntry, Ruling
 from .selectors import audit_for_event
@@ -211,6 +211,9 @@ def _ruling_page(request, event, item, *, appeal=None, decide=None, status=200):
             "round": item.deal.game_set.table.round,
             "table": item.deal.game_set.table,
             "history": with_changes(history_for(item).select_related("user")),
+            # A public page: directors by their display names (`shown_name`), never their usernames.
+            "issued_by": shown_name(item.issued_by),
+            "decided_by": shown_name(item.decided_by),
             "appeal_form": appeal,
             "decide_form": decide,
             "is_director": directs,

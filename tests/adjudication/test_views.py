@@ -326,7 +326,9 @@ def test_a_reopened_set_shows_corrected_after_verification_end_to_end(
         < history.index("kalooki.deal.corrected")
         < history.index("kalooki.set.reopened")
     )
-    assert "Paper sheet shows 40 for Bob" in history and "second" in history
+    # Who reopened it is shown, by display name ("director" without one), never by username (item 14).
+    assert "Paper sheet shows 40 for Bob" in history and "by director" in history
+    assert "by second" not in history
 
 
 def test_the_table_history_shows_before_and_after(client, event, played, director, example_sheet):
