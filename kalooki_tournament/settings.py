@@ -76,6 +76,8 @@ MIDDLEWARE = [
     "kalooki_tournament.ratelimit.LoginRateLimitMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
+    # A save that found SQLite locked by another writer: "try again" (503), not an error page.
+    "kalooki_tournament.database_busy.DatabaseBusyMiddleware",
 ]
 
 ROOT_URLCONF = "kalooki_tournament.urls"
