@@ -1,13 +1,18 @@
 """Staff see everything here; results, seating and set status change only through `scoring.services`.
 
-Events and players are edited here. An event is written by `event_create` / `event_update` — its
-version check, its ruleset and tie-breaks locked once a result exists, its audit entry — and a save
-the service refuses is reported on the page, nothing written. The rest is shown read-only so the
-version check, the validator and the audit entry can never be skipped.
+Events, players and accounts are edited here, each through its service and so audited: an event by
+`event_create` / `event_update` / `event_delete` (its version check, its ruleset and tie-breaks locked
+once a result exists, no deleting one with results), a player by `player_add` / `player_update` /
+`player_delete` (the name rule in every event they play), an account by `account_save` /
+`account_delete` (making someone staff makes them a director of every event). A save the service
+refuses is reported on the page, nothing written. The rest is shown read-only so the version check,
+the validator and the audit entry can never be skipped.
 """
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.http import HttpResponseRedirect
 
@@ -104,8 +109,32 @@ def refusal_text(exc: ValidationError) -> str:
     )
 
 
+class ServiceWritesAdmin(admin.ModelAdmin):
+    """Saves and deletes go through a service; a refusal is reported on the page and the admin's
+    transaction is rolled back, so nothing is written."""
+
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except ValidationError as refusal:
+            self.message_user(request, refusal_text(refusal), messages.ERROR)
+            return HttpResponseRedirect(request.get_full_path())
+
+    def delete_view(self, request, object_id, extra_context=None):
+        try:
+            return super().delete_view(request, object_id, extra_context)
+        except ValidationError as refusal:
+            self.message_user(request, refusal_text(refusal), messages.ERROR)
+            return HttpResponseRedirect(request.get_full_path())
+
+    def delete_queryset(self, request, queryset):
+        # The bulk action too: each row through the service, each logged.
+        for obj in queryset:
+            self.delete_model(request, obj)
+
+
 @admin.register(Event)
-class EventAdmin(admin.ModelAdmin):
+class EventAdmin(ServiceWritesAdmin):
     form = EventAdminForm
     list_display = ("name", "slug", "date_start", "venue", "format", "ruleset_preset")
     search_fields = ("name", "slug", "venue")
@@ -120,13 +149,14 @@ class EventAdmin(admin.ModelAdmin):
             fields += services.FROZEN_EVENT_FIELDS
         return fields
 
-    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
-        try:
-            return super().changeform_view(request, object_id, form_url, extra_context)
-        except ValidationError as refusal:
-            # The service refused the save and the admin's transaction rolled back: nothing was written.
-            self.message_user(request, refusal_text(refusal), messages.ERROR)
-            return HttpResponseRedirect(request.get_full_path())
+    def has_delete_permission(self, request, obj=None):
+        # An event with results is never deleted (`event_delete` refuses it too).
+        if obj is not None and obj.has_results():
+            return False
+        return super().has_delete_permission(request, obj)
+
+    def delete_model(self, request, obj):
+        services.event_delete(event=obj, user=request.user, reason=ADMIN_REASON)
 
     def save_model(self, request, obj, form, change):
         data = form.cleaned_data
@@ -156,9 +186,36 @@ class EventAdmin(admin.ModelAdmin):
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(ServiceWritesAdmin):
     list_display = ("name", "club", "membership_id")
     search_fields = ("name", "club", "membership_id")
+
+    def save_model(self, request, obj, form, change):
+        fields = {name: form.cleaned_data.get(name, "") for name in ("name", "club", "membership_id")}
+        if change:
+            saved = services.player_update(player=obj, user=request.user, reason=ADMIN_REASON, **fields)
+        else:
+            saved = services.player_add(user=request.user, reason=ADMIN_REASON, **fields)
+        obj.pk = saved.pk
+        obj.refresh_from_db()
+
+    def delete_model(self, request, obj):
+        services.player_delete(player=obj, user=request.user, reason=ADMIN_REASON)
+
+
+User = get_user_model()
+admin.site.unregister(User)
+
+
+@admin.register(User)
+class AuditedUserAdmin(ServiceWritesAdmin, UserAdmin):
+    """Django's account admin, with every save and delete logged (`account_save`)."""
+
+    def save_model(self, request, obj, form, change):
+        services.account_save(account=obj, user=request.user, reason=ADMIN_REASON)
+
+    def delete_model(self, request, obj):
+        services.account_delete(account=obj, user=request.user, reason=ADMIN_REASON)
 
 
 @admin.register(Entry)

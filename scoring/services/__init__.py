@@ -7,17 +7,27 @@ changed what and when), validates with `full_clean()` and writes one audit entry
 
 - `guards`: errors, the version check, the set lock, marking a change (shared by every write)
 - `events`, `entries`, `rounds` (and seating, substitutes), `deals`, `sets` (verify, reopen),
-  `imports` (a CSV of players, a whole sheet)
+  `imports` (a CSV of players, a whole sheet), `players` (the admin's add, rename, delete),
+  `accounts` (the admin's account changes, staff above all)
 
 Callers import from the package (`from scoring import services; services.deal_record(...)`); modules
 inside it import each other directly.
 """
 
+from .accounts import account_delete, account_save
 from .deals import DealOutcome, deal_delete, deal_record
 from .entries import entry_add, entry_reinstate, entry_withdraw
-from .events import EDITABLE_EVENT_FIELDS, FROZEN_EVENT_FIELDS, event_add_director, event_create, event_update
+from .events import (
+    EDITABLE_EVENT_FIELDS,
+    FROZEN_EVENT_FIELDS,
+    event_add_director,
+    event_create,
+    event_delete,
+    event_update,
+)
 from .guards import SetLocked, StaleEdit
 from .imports import CsvImportReport, RejectedRow, players_import_csv, sheet_import
+from .players import player_add, player_delete, player_update
 from .rounds import DrawRecord, ManualTable, round_create, round_seat, round_seat_manual, seat_substitute
 from .sets import set_reopen, set_verify
 
@@ -31,6 +41,8 @@ __all__ = [
     "RejectedRow",
     "SetLocked",
     "StaleEdit",
+    "account_delete",
+    "account_save",
     "deal_delete",
     "deal_record",
     "entry_add",
@@ -38,7 +50,11 @@ __all__ = [
     "entry_withdraw",
     "event_add_director",
     "event_create",
+    "event_delete",
     "event_update",
+    "player_add",
+    "player_delete",
+    "player_update",
     "players_import_csv",
     "round_create",
     "round_seat",

@@ -1,4 +1,5 @@
-"""Events: create, change (the ranking rules freeze once a result exists), add a director."""
+"""Events: create, change (the ranking rules freeze once a result exists), add a director, delete one
+made by mistake."""
 
 from __future__ import annotations
 
@@ -6,10 +7,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import date
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.text import slugify
 
 from adjudication.audit import audit_record
+from adjudication.models import AuditEntry
 
 from ..errors import field_errors
 from ..models import TIEBREAKS, Event
@@ -170,3 +173,31 @@ def event_add_director(*, event: Event, user, director) -> None:
         before=None,
         after={"director": director.get_username()},
     )
+
+
+@transaction.atomic
+def event_delete(*, event: Event, user, reason: str = "") -> None:
+    """Delete an event created by mistake: refused once it has results, and once its audit log holds
+    anything (the log is kept for good and names its event). What was deleted is logged outside any
+    event."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if event.has_results():
+        raise ValidationError(f"{event} has results: an event with results cannot be deleted.")
+    history = AuditEntry.objects.filter(event=event).count()
+    if history:
+        raise ValidationError(
+            f"{event} has {history} entr{'y' if history == 1 else 'ies'} in its audit log, which is kept "
+            "for good: the event cannot be deleted."
+        )
+    before = _event_data(event)
+    audit_record(
+        event=None,
+        action="kalooki.event.deleted",
+        user=user,
+        obj=event,
+        before=before,
+        after=None,
+        reason=reason,
+    )
+    event.delete()
+    results_changed()

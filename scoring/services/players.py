@@ -1,0 +1,126 @@
+"""Players outside any one entry: add, change (rename), delete — the admin's ways in, audited.
+
+A player is shared between events, so a rename changes a name every event they are entered in shows:
+it must stay unique in each (the name rule, `scoring.names`), their entries carry the new normalised
+name, and each of those events' logs gets the entry (directors read their own event's log). A player
+entered nowhere is logged outside any event. A player who was ever entered cannot be deleted: results,
+seats and sheets refer to the entry.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+
+from adjudication.audit import audit_record
+
+from ..deal_input import as_text
+from ..errors import field_errors
+from ..models import Entry, Event, Player
+from ..names import checked_name
+from .guards import touch_results
+
+
+def player_data(player: Player) -> dict[str, Any]:
+    return {"name": player.name, "club": player.club, "membership_id": player.membership_id}
+
+
+def _texts(name: str, club: str, membership_id: str) -> tuple[str, str, str]:
+    for key, value in (("name", name), ("club", club), ("membership_id", membership_id)):
+        as_text(value, key)
+    name, _key = checked_name(name)
+    return name, club.strip(), membership_id.strip()
+
+
+def _audit_each_event(
+    player: Player, *, events: list[Event], user, action: str, before: Any, after: Any, reason: str
+) -> None:
+    for event in events or [None]:
+        audit_record(
+            event=event, action=action, user=user, obj=player, before=before, after=after, reason=reason
+        )
+
+
+@transaction.atomic
+def player_add(*, user, name: str, club: str = "", membership_id: str = "", reason: str = "") -> Player:
+    """A new player, entered in no event yet (the admin's "add player")."""
+    name, club, membership_id = _texts(name, club, membership_id)
+    player = Player(name=name, club=club, membership_id=membership_id)
+    player.full_clean()
+    player.save()
+    audit_record(
+        event=None,
+        action="kalooki.player.added",
+        user=user,
+        obj=player,
+        before=None,
+        after=player_data(player),
+        reason=reason,
+    )
+    return player
+
+
+@transaction.atomic
+def player_update(
+    *, player: Player, user, name: str, club: str = "", membership_id: str = "", reason: str = ""
+) -> Player:
+    """Change a player's name, club or membership id. A new name must be free (once normalised) in
+    every event the player is entered in; those events' pages show it at once."""
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    before = player_data(player)
+    name, club, membership_id = _texts(name, club, membership_id)
+    player.name, player.club, player.membership_id = name, club, membership_id
+    after = player_data(player)
+    if after == before:
+        return player
+    # Player.clean names the event that already has the new name.
+    player.full_clean()
+    events = list(Event.objects.filter(entries__player=player).order_by("pk"))
+    try:
+        with transaction.atomic():
+            player.save()
+            Entry.objects.filter(player=player).update(normalized_name=checked_name(name)[1])
+    except IntegrityError:
+        # An entry of that name was made in one of these events meanwhile (the unique normalised name).
+        raise field_errors({"name": f"{name!r} is already entered in one of this player's events."}) from None
+    action = "kalooki.player.renamed" if after["name"] != before["name"] else "kalooki.player.changed"
+    changed = [key for key in after if after[key] != before[key]]
+    _audit_each_event(
+        player,
+        events=events,
+        user=user,
+        action=action,
+        before={key: before[key] for key in changed},
+        after={key: after[key] for key in changed},
+        reason=reason,
+    )
+    for event in events:
+        touch_results(event.pk)
+    return player
+
+
+@transaction.atomic
+def player_delete(*, player: Player, user, reason: str = "") -> None:
+    """Delete a player who was never entered; one who was is refused, naming the events."""
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    events = list(
+        Event.objects.filter(entries__player=player).order_by("name").values_list("name", flat=True)
+    )
+    if events:
+        raise ValidationError(
+            f"{player.name} is entered in {', '.join(events)}: results and sheets refer to the entry, "
+            "so the player cannot be deleted (withdraw them from the event instead)."
+        )
+    before = player_data(player)
+    audit_record(
+        event=None,
+        action="kalooki.player.deleted",
+        user=user,
+        obj=player,
+        before=before,
+        after=None,
+        reason=reason,
+    )
+    player.delete()
