@@ -22,7 +22,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from scoring.models import Deal, Entry, Event, GameSet, Table
 from scoring.permissions import director_required, user_directs
-from scoring.query import whole_number
+from scoring.query import number_param, whole_number
 from scoring.view_support import game_set_or_404, post_form, seat_names
 
 from . import services
@@ -344,7 +344,8 @@ def event_log(request, event: Event):
     entries = _filtered_log(event, form, tables)
     if request.GET.get("_export") == "csv":
         return _csv_response(event, entries)
-    page = Paginator(entries, LOG_PAGE_SIZE).get_page(request.GET.get("page"))
+    # ?page=N read like every other number in a query string (scoring.query): malformed is a 400.
+    page = Paginator(entries, LOG_PAGE_SIZE).get_page(number_param(request.GET, "page"))
     page.object_list = with_changes(page.object_list)
     query = request.GET.copy()
     query.pop("page", None)

@@ -126,3 +126,9 @@ def test_the_event_log_and_the_table_history_survive_deep_entries(as_director, d
         UNREADABLE_VALUE
         in b"".join(export.streaming_content if export.streaming else [export.content]).decode()
     )
+
+
+@pytest.mark.parametrize(("page", "status"), [("2", 200), ("²", 400), ("-3", 400), ("9" * 40, 400)])
+def test_the_log_reads_its_page_number_strictly(as_director, played, page, status):
+    response = as_director.get(reverse("adjudication:log", kwargs={"slug": "test-open"}), {"page": page})
+    assert response.status_code == status
