@@ -58,3 +58,7 @@ def test_the_ruling_page_shows_display_names_not_usernames(client, changed):
 def test_the_directors_log_keeps_the_usernames(as_director, changed):
     html = as_director.get(reverse("adjudication:log", kwargs={"slug": "test-open"})).content.decode()
     assert "Olive Park (ops-admin)" in html and "director (jbrown-2026)" in html
+
+
+def test_the_history_template_shows_no_template_comment(client, changed):
+    assert "{#" not in _history(client, changed[0])
