@@ -88,6 +88,7 @@ class EventAdminForm(forms.ModelForm):
             "advance",
             "tiebreaks",
             "paper",
+            "entry_mode",
             "directors",
         )
 

@@ -20,6 +20,7 @@ tests/scoring/test_roles_entry.py walks this list, so a new URL is checked for w
   scoring:direct_laydown         ./r/<number>/t/<table>/laydown/      POST (htmx): check a lay-down
   scoring:direct_sheet_import    ./r/<number>/t/<table>/import/       a kalooki-sheet/1 JSON sheet
   scoring:direct_substitute      ./r/<number>/t/<table>/seat/<position>/substitute/
+  scoring:direct_entry_mode      ./entry-mode/                        POST: this director's entry mode
 """
 
 from django.urls import path
@@ -47,4 +48,5 @@ urlpatterns: list = [
     path(TABLE + "laydown/", views.laydown, name="direct_laydown"),
     path(TABLE + "import/", views.sheet_import, name="direct_sheet_import"),
     path(TABLE + "seat/<int:position>/substitute/", views.substitute, name="direct_substitute"),
+    path("entry-mode/", views.entry_mode_choose, name="direct_entry_mode"),
 ]

@@ -15,6 +15,7 @@ from django.forms import Form
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
 from adjudication.engine.laydown import InvalidLaydown, check_laydown, parse_laydown
@@ -63,7 +64,17 @@ def _table_url(event: Event, game_set: GameSet, name: str = "direct_table", **kw
     )
 
 
-def _deal_entry(grid: SetPage, *, sequence: int | None = None) -> DealEntry | None:
+ENTRY_MODE_SESSION_KEY = "kalooki:entry-mode:{event}"
+
+
+def entry_mode(request, event: Event) -> str:
+    """How this director types this event's deals: their own choice (kept in the session), else the
+    event's (`Event.entry_mode`)."""
+    chosen = request.session.get(ENTRY_MODE_SESSION_KEY.format(event=event.pk))
+    return chosen if chosen in Event.EntryMode.values else event.entry_mode
+
+
+def _deal_entry(grid: SetPage, *, sequence: int | None = None, mode: str) -> DealEntry | None:
     """The blank deal form: a correction of the deal played `sequence`-th, or the next deal (None when
     all nine are scored). The dealer R21 expects is filled in; the director may change it."""
     players = [seat.player for seat in grid.players]
@@ -78,6 +89,7 @@ def _deal_entry(grid: SetPage, *, sequence: int | None = None) -> DealEntry | No
                 "dealer": upcoming.dealer,
                 "set_version": grid.game_set.version,
             },
+            mode=mode,
         )
     row = grid.row_played(sequence)
     by_position = {seat.position: seat.player for seat in grid.players}
@@ -91,7 +103,7 @@ def _deal_entry(grid: SetPage, *, sequence: int | None = None) -> DealEntry | No
         "sequence": sequence,
     }
     results = {cell.player: result_initial(cell.result) for cell in row.cells}
-    return DealEntry(players=players, initial=initial, results=results)
+    return DealEntry(players=players, initial=initial, results=results, mode=mode)
 
 
 def _check_lines(entry: DealEntry | None, preview: DealPreview | None) -> list[dict[str, Any]]:
@@ -121,8 +133,9 @@ def _table_page(
     players = [seat.player for seat in grid.players]
     editing = grid.row_played(sequence) if sequence else None
     upcoming = grid.upcoming
+    mode = entry_mode(request, event)
     if "entry" not in forms:
-        forms["entry"] = None if game_set.is_verified else _deal_entry(grid, sequence=sequence)
+        forms["entry"] = None if game_set.is_verified else _deal_entry(grid, sequence=sequence, mode=mode)
     context: dict[str, Any] = {
         "event": event,
         "grid": grid,
@@ -135,6 +148,8 @@ def _table_page(
         "reopen_form": ReopenForm(initial={"version": game_set.version}),
         "laydown_form": LaydownForm(initial={"deal": grid.next_number or 9}),
         "warnings": [finding for finding in grid.findings if not finding.is_error],
+        "entry_mode": mode,
+        "entry_modes": Event.EntryMode.choices,
     }
     if editing is not None:
         context["ruling_form"] = RulingIssueForm(players=players, initial={"version": editing.version})
@@ -276,7 +291,12 @@ def players_import(request, event: Event):
 
 def _save_deal(request, event: Event, game_set: GameSet, *, sequence: int | None) -> HttpResponse:
     deal = _deal(game_set, sequence) if sequence else None
-    entry = DealEntry(request.POST, players=seat_names(game_set), correcting=deal is not None)
+    entry = DealEntry(
+        request.POST,
+        players=seat_names(game_set),
+        correcting=deal is not None,
+        mode=entry_mode(request, event),
+    )
     if not entry.is_valid():
         return _table_page(request, event, game_set, sequence=sequence, status=400, entry=entry)
     try:
@@ -304,7 +324,31 @@ def _save_deal(request, event: Event, game_set: GameSet, *, sequence: int | None
         )
     else:
         messages.success(request, f"{what} saved.")
+    if _is_htmx(request):
+        # One round trip a deal: the next deal's page comes back with the message, not a redirect to it.
+        page = _table_page(request, event, game_set)
+        if sequence:
+            page["HX-Push-Url"] = _table_url(event, game_set)
+        return page
     return redirect(_table_url(event, game_set))
+
+
+@director_required
+@require_POST
+def entry_mode_choose(request, event: Event):
+    """This director's entry mode for this event (fast or totals), or back to the event's own."""
+    chosen = request.POST.get("mode", "")
+    key = ENTRY_MODE_SESSION_KEY.format(event=event.pk)
+    if chosen in Event.EntryMode.values:
+        request.session[key] = chosen
+        messages.success(request, f"Entry mode: {Event.EntryMode(chosen).label}.")
+    else:
+        request.session.pop(key, None)
+        messages.success(request, f"Entry mode: the event's own ({event.get_entry_mode_display()}).")
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+        back = reverse("scoring:direct", kwargs={"slug": event.slug})
+    return redirect(back)
 
 
 @director_required

@@ -89,22 +89,24 @@ class DealForm(AlertsMixin, forms.Form):
 
 
 class PlayerResultForm(forms.Form):
-    """One player's line of the deal: calls, hand or penalty as written, total, marks, other points."""
+    """One player's line of the deal. The common path, in the order of the paper's columns, is calls,
+    score and total; the rest (the hand, the rulings' marks, other points, opened) is typed rarely and
+    sits behind the line's "more" toggle."""
 
     calls = forms.IntegerField(
         label="Calls", required=False, min_value=0, max_value=LARGEST_CALLS, widget=_numeric(2)
+    )
+    penalty = forms.IntegerField(
+        label="Score", required=False, min_value=0, max_value=LARGEST_NUMBER, widget=_numeric()
+    )
+    total = forms.IntegerField(
+        label="Total", required=False, min_value=0, max_value=LARGEST_NUMBER, widget=_numeric()
     )
     hand = forms.CharField(
         label="Cards in hand",
         required=False,
         max_length=MAX_TEXT,
         widget=forms.TextInput(attrs={"autocomplete": "off", "size": 18, "spellcheck": "false"}),
-    )
-    penalty = forms.IntegerField(
-        label="Penalty as written", required=False, min_value=0, max_value=LARGEST_NUMBER, widget=_numeric()
-    )
-    total = forms.IntegerField(
-        label="Total as written", required=False, min_value=0, max_value=LARGEST_NUMBER, widget=_numeric()
     )
     overcall = forms.BooleanField(label="Over-call (R17)", required=False)
     contract_error = forms.BooleanField(label="Contract error (R18)", required=False)
@@ -119,17 +121,23 @@ class PlayerResultForm(forms.Form):
     )
     opened = forms.ChoiceField(label="Opened", required=False, choices=OPENED_CHOICES)
 
-    FIELDS = (
-        "calls",
-        "hand",
-        "penalty",
-        "total",
-        "overcall",
-        "contract_error",
-        "other_points",
-        "other_reason",
-        "opened",
-    )
+    COMMON = ("calls", "penalty", "total")
+    MORE = ("hand", "overcall", "contract_error", "other_points", "other_reason", "opened")
+
+    def common_fields(self) -> list:
+        return [self[name] for name in self.COMMON]
+
+    def more_fields(self) -> list:
+        return [self[name] for name in self.MORE]
+
+    @property
+    def more_has_values(self) -> bool:
+        """Something typed or recorded behind the toggle (or an error there): the toggle starts open."""
+        if self.is_bound:
+            return any(self[name].errors or self[name].value() not in (None, "", False) for name in self.MORE)
+        return any(self.initial.get(name) not in (None, "", False) for name in self.MORE)
+
+    FIELDS = (*COMMON, *MORE)
 
     def is_blank(self) -> bool:
         """Nothing typed on this line: the player has no result in this deal (a void deal has none)."""
@@ -184,8 +192,12 @@ class DealEntry:
         initial: Mapping[str, Any] | None = None,
         results: Mapping[str, Mapping[str, Any]] | None = None,
         correcting: bool = False,
+        mode: str = "totals",
     ) -> None:
         self.players = list(players)
+        # "fast" or "totals" (Event.EntryMode): how the page's keys move through the lines; the fields
+        # and what they mean are the same in both.
+        self.mode = mode
         self.deal = DealForm(data, players=self.players, initial=initial or {}, correcting=correcting)
         results = results or {}
         self.lines = [
@@ -202,12 +214,20 @@ class DealEntry:
 
     def as_deal_data(self) -> dict[str, Any]:
         deal = self.deal.cleaned_data
+        void = bool(deal.get("void"))
+        out = deal.get("out") or None
         data: dict[str, Any] = {
             "deal": deal["deal"],
-            "void": bool(deal.get("void")),
-            "out": deal.get("out") or None,
+            "void": void,
+            "out": out,
             "doubled": bool(deal.get("doubled")),
-            "results": {name: form.as_result() for name, form in self.lines if not form.is_blank()},
+            # The winner's line is a result even with nothing typed (V1: 0 calls may be, the score is
+            # computed), so the paper's "0" never has to be typed; a void deal has no results (V11).
+            "results": {
+                name: form.as_result()
+                for name, form in self.lines
+                if not form.is_blank() or (name == out and not void)
+            },
         }
         if deal.get("dealer"):
             data["dealer"] = deal["dealer"]

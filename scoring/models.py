@@ -45,6 +45,12 @@ class Event(models.Model):
         A4 = "A4", "A4"
         LETTER = "Letter", "Letter"
 
+    class EntryMode(models.TextChoices):
+        # How the director's deal form is typed (issue 11): every running total from the paper, or only
+        # calls and scores with the totals computed and a total typed only where the paper differs.
+        TOTALS = "totals", "Scores and totals"
+        FAST = "fast", "Fast: scores only, totals computed"
+
     name = models.CharField(max_length=200)
     slug = models.SlugField(max_length=100, unique=True)
     date_start = models.DateField()
@@ -57,6 +63,7 @@ class Event(models.Model):
     advance = models.PositiveSmallIntegerField(null=True, blank=True)
     tiebreaks = models.JSONField(default=default_tiebreaks)
     paper = models.CharField(max_length=10, choices=Paper.choices, default=Paper.A4)
+    entry_mode = models.CharField(max_length=10, choices=EntryMode.choices, default=EntryMode.TOTALS)
     directors = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="directed_events")
     # Bumped by every service that changes a counted result: cache keys and ETags derive from it.
     results_changed_at = models.DateTimeField(default=timezone.now)

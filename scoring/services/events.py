@@ -27,6 +27,7 @@ EDITABLE_EVENT_FIELDS = (
     "date_end",
     "venue",
     "paper",
+    "entry_mode",
     *FROZEN_EVENT_FIELDS,
 )
 
@@ -44,6 +45,7 @@ def _event_data(event: Event) -> dict[str, Any]:
         "advance": event.advance,
         "tiebreaks": event.tiebreaks,
         "paper": event.paper,
+        "entry_mode": event.entry_mode,
     }
 
 
@@ -62,6 +64,7 @@ def event_create(
     advance: int | None = None,
     tiebreaks: Sequence[str] | None = None,
     paper: str = Event.Paper.A4,
+    entry_mode: str = Event.EntryMode.TOTALS,
     directors: Iterable = (),
     reason: str = "",
 ) -> Event:
@@ -78,6 +81,7 @@ def event_create(
         advance=advance,
         tiebreaks=list(tiebreaks) if tiebreaks is not None else list(TIEBREAKS),
         paper=paper,
+        entry_mode=entry_mode,
     )
     event.full_clean()
     event.save()

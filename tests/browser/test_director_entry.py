@@ -11,10 +11,9 @@ import pytest
 pytestmark = pytest.mark.browser
 
 SEATS = ("Ann", "Bob", "Cy", "Dee")
-# From a player's "calls" field to the next player's: hand, penalty, total, over-call, contract error,
-# other points, reason, opened, then the next calls (the form's tab order).
-TABS_TO_TOTAL = 3
-TABS_FROM_TOTAL_TO_NEXT = 6
+# The form's common tab path (issue 11): calls → score → total, then the next player's calls; the hand,
+# the rulings' marks, other points and opened sit behind the line's "more" toggle, out of the path.
+TABS_FROM_TOTAL_TO_NEXT = 1
 
 
 def tab(page, times: int = 1) -> None:
@@ -33,18 +32,18 @@ def type_deal(page, deal, *, before_total=None) -> None:
     """
     from playwright.sync_api import expect
 
-    assert focused(page) == "out"  # the page puts the director on "who went out"
+    expect(page.locator("#id_out")).to_be_focused()  # the page puts the director on "who went out"
     page.keyboard.type(deal["out"])
     expect(page.locator("#id_out")).to_have_value(deal["out"])
     tab(page)
     if deal.get("doubled"):
         page.keyboard.press("Space")
-    tab(page, 2)  # void, then the first player's calls
+    tab(page)  # void and the dealer sit behind "more": the first player's calls
     for seat, name in enumerate(SEATS, start=1):
         result = deal["results"][name]
         assert focused(page) == f"p{seat}-calls"
         page.keyboard.type(str(result["calls"]))
-        tab(page, 2)  # cards in hand left empty: the penalty as written follows
+        tab(page)  # the score as written
         page.keyboard.type(str(result["penalty"]))
         tab(page)
         if before_total:
@@ -54,10 +53,12 @@ def type_deal(page, deal, *, before_total=None) -> None:
             tab(page, TABS_FROM_TOTAL_TO_NEXT)
 
 
-def save(page) -> None:
-    """Enter saves the deal from whatever field has the focus."""
-    with page.expect_navigation():
-        page.keyboard.press("Enter")
+def save(page, number: int) -> None:
+    """Enter on the last player's last field saves the deal; the next deal's form comes back in place."""
+    from playwright.sync_api import expect
+
+    page.keyboard.press("Enter")
+    expect(page.locator(".messages")).to_contain_text(f"Deal {number} saved.")
 
 
 def login(page, base: str, next_url: str) -> None:
@@ -108,8 +109,7 @@ def test_a_director_enters_a_table_by_keyboard_and_verifies_it(
         if index == 0:
             expect(bob_check).to_contain_text("running total 15")
             expect(bob_check).not_to_contain_text("TOTAL_MISMATCH")
-        save(page)
-        expect(page.locator(".messages")).to_contain_text(f"Deal {number} saved.")
+        save(page, number)
 
     expect(page.locator("main")).to_contain_text("All nine deals are scored")
     expect(page.locator(".set-version")).to_contain_text("9 of 9 deals scored · 0 errors, 0 warnings")
