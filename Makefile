@@ -92,7 +92,7 @@ endif
 test: install-test system-pdf system-browser
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-bench: install-test system-pdf system-bench
+bench: install-test system-pdf system-browser system-bench
 	$(BIN)/python manage.py bench $(BENCH_ARGS)
 
 lint: install-test

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-SECTIONS = ("validator", "standings", "record_deal", "pdf_round", "load")
+SECTIONS = ("validator", "standings", "record_deal", "pdf_round", "load", "entry")
 
 
 @dataclass(frozen=True)
@@ -21,6 +21,8 @@ class Scale:
     pdf_runs: int
     load_seconds: float
     load_connections: int
+    # Issue 11: deals of the simulator's sheet typed into the entry page in each mode.
+    entry_deals: int = 9
     seed: int = 2024
 
     @property
@@ -54,6 +56,7 @@ SMALL = Scale(
     pdf_runs=1,
     load_seconds=2.0,
     load_connections=4,
+    entry_deals=1,
 )
 
 
@@ -105,6 +108,13 @@ TARGETS: dict[str, tuple[Bound, ...]] = {
     "pdf_round": (
         Bound("ratio_to_bare_weasyprint", 1.3),
         Bound("seconds_per_page", 0.1),
+    ),
+    # Issue 11: a set typed by keyboard alone at the speed of reading the paper.
+    "entry": (
+        Bound("fast.keystrokes_per_deal", 30),
+        Bound("totals.keystrokes_per_deal", 45),
+        Bound("fast.round_trips_per_deal", 1),
+        Bound("totals.round_trips_per_deal", 1),
     ),
     "load": (
         Bound("requests_per_second", 500, at_least=True),

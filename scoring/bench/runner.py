@@ -6,7 +6,7 @@ import time
 from collections.abc import Collection
 from typing import Any
 
-from . import load, pdf_round, record_deal, standings, validator
+from . import entry, load, pdf_round, record_deal, standings, validator
 from .config import SECTIONS, Scale
 from .context import BenchContext
 from .database import fresh_database
@@ -22,6 +22,8 @@ MEASURES = {
     "load": load.measure,
     "record_deal": record_deal.measure,
     "pdf_round": pdf_round.measure,
+    # Its own two small events, typed through a browser: after the measurements of the big one.
+    "entry": entry.measure,
 }
 
 
@@ -35,7 +37,7 @@ def run_benchmark(
     load_seconds: float | None = None,
     progress: Progress | None = None,
 ) -> dict[str, Any]:
-    """The report: exactly the keys validator, standings, record_deal, pdf_round, load and machine."""
+    """The report: exactly the keys validator, standings, record_deal, pdf_round, load, entry and machine."""
     progress = progress or Progress()
     started = time.perf_counter()
     tool = ("wrk" if wrk_available() else "python") if load_tool == "auto" else load_tool

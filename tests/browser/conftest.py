@@ -80,3 +80,43 @@ def reader(browser):
     context.set_default_timeout(WAIT_MS)
     yield context.new_page()
     context.close()
+
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
+
+
+def screenshot(page, name: str, *, full_page: bool = True) -> Path:
+    """Write the page's screenshot as build/screenshots/<name>.png (build/ is git-ignored)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=full_page)
+    return path
+
+
+def horizontal_overflow(page) -> int:
+    """How many CSS pixels the page is wider than its window (0: no sideways scrolling)."""
+    return page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+
+
+def log_in(page, base: str, next_url: str, username: str = "director", password: str = "secret-director-pw"):
+    page.goto(f"{base}/accounts/login/?next={next_url}")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+
+
+@pytest.fixture
+def sized(browser):
+    """sized(width, height) -> a new page of that window size (closed after the test)."""
+    contexts = []
+
+    def make(width: int, height: int):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        context.set_default_timeout(WAIT_MS)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from scoring.bench.config import SECTIONS
+from scoring.bench.config import SECTIONS, figure
 
 ROOT = Path(settings.BASE_DIR)
 pytestmark = pytest.mark.slow
@@ -93,7 +93,7 @@ def test_every_measurement_gives_numbers_and_a_verdict(small_run):
         assert "error" not in section, f"{name}: {section.get('error')}\n{section.get('traceback')}"
         assert section["target"], name
         assert isinstance(section["target_met"], bool), name
-        missing = [key for key in keys if not _number(section.get(key))]
+        missing = [key for key in keys if not _number(figure(section, key))]
         assert not missing, f"{name} has no numbers for {missing}"
 
 
@@ -115,6 +115,11 @@ def test_the_small_event_is_whole_and_checks_out(small_run):
     assert report["pdf_round"]["pages"] == report["pdf_round"]["bare_pages"] == 2
     # Every answer under load was the page (timeouts on a busy machine are timing, not asserted here).
     assert report["load"]["non_2xx_3xx"] == 0
+    # Issue 11: one deal typed in each mode, entered as the sheet says (timing is not asserted here).
+    entry = report["entry"]
+    for mode in ("fast", "totals"):
+        assert entry[mode]["deals"] == 1
+        assert entry[mode]["totals_match_sheet"] is True and entry[mode]["findings"] == 0
 
 
 def test_the_machine_is_described(small_run):

@@ -2,8 +2,9 @@
 
 Builds a synthetic event (1,024 players, 6 rounds of 256 tables, every deal with hands) in a fresh
 database — a temporary SQLite file, or `<name>_bench` when DATABASE_URL is PostgreSQL, never the
-project's own database — measures the validator, the standings page, recording a deal, a round's PDF pack
-and the standings page under load, each against its floor, and prints one JSON object (after a readable
+project's own database — measures the validator, the standings page, recording a deal, a round's PDF pack,
+the standings page under load and a director typing a sheet into the entry page in Chromium (issue 11),
+each against its floor, and prints one JSON object (after a readable
 table unless --json-only). Progress goes to stderr. Exit status 1 when a measurement failed (a missed
 target is reported, not an error).
 """
