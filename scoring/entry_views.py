@@ -38,7 +38,7 @@ from .forms import (
     result_initial,
 )
 from .models import Deal, Entry, Event, GameSet, Round, Seat
-from .permissions import director_required
+from .permissions import director_required, is_organiser
 from .selectors import DealPreview, SetPage
 from .view_support import game_set_or_404, post_form, posted, refusal_status, seat_names
 
@@ -171,6 +171,7 @@ def _dashboard_page(request, event: Event, *, status: int = 200, **forms: Any) -
             row.number: RoundSeatForm() for row in rounds if not any(t.scored for t in row.tables)
         },
         "entry_form": EntryAddForm(),
+        "organiser": is_organiser(request.user),
     }
     seat_form = forms.pop("seat_form", None)
     if seat_form is not None:

@@ -73,6 +73,8 @@ class Event(models.Model):
 
     class Meta:
         ordering = ["-date_start", "name"]
+        # Organisers set events up from the site's own pages (create, change, clone), not the admin.
+        permissions = [("organise_events", "Can create, set up and clone events")]
         constraints = [
             models.CheckConstraint(
                 condition=Q(date_end__isnull=True) | Q(date_end__gte=F("date_start")),

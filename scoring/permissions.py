@@ -52,6 +52,51 @@ class DirectorRequiredMixin:
         return super().dispatch(request, *args, **kwargs)
 
 
+def directed_ids(user) -> set[int]:
+    """The ids of the events `user` may direct (every event for staff); one query."""
+    if not getattr(user, "is_authenticated", False):
+        return set()
+    events = Event.objects.all() if user.is_staff else Event.objects.filter(directors=user)
+    return set(events.values_list("pk", flat=True))
+
+
+def desk_event(user, *, today) -> Event | None:
+    """The event a director's day is about: the latest they direct that has started, else the next one."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    directed = Event.objects.filter(directors=user)
+    started = directed.filter(date_start__lte=today).order_by("-date_start", "name").first()
+    return started or directed.order_by("date_start", "name").first()
+
+
+ORGANISER_PERMISSION = "scoring.organise_events"
+
+
+def is_organiser(user) -> bool:
+    """May set events up (create, change, clone): staff, or a user given the organiser permission
+    (`create_director --organiser`)."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return bool(user.is_staff or user.has_perm(ORGANISER_PERMISSION))
+
+
+def organiser_required(view):
+    """Decorate a view for organisers. With `slug`, the organiser must also direct that event (or be
+    staff), and the view is called with `event=` instead."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if "slug" in kwargs:
+            kwargs["event"] = director_event(request, kwargs.pop("slug"))
+        if not is_organiser(request.user):
+            raise PermissionDenied("Only organisers can set up events.")
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
 def user_directs(request, event) -> bool:
     """Whether the request's user may direct `event`; asked once per request (one query at most)."""
     if request is None or event is None:

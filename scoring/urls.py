@@ -9,6 +9,7 @@ URL scheme (every part links by these names):
   scoring:table                     /e/<slug>/r/<number>/t/<table>/  a set's public page
   scoring:player                    /e/<slug>/p/<entry_id>/        a player's history
   scoring:projector                 /e/<slug>/projector/
+  organiser pages (scoring/event_urls.py) /events/new/, /e/<slug>/settings/, /e/<slug>/clone/
   director entry  (scoring/entry_urls.py) under /e/<slug>/direct/…
   printable PDFs  (scoring/pdf_urls.py)   under /e/<slug>/pdf/…
 """
@@ -27,6 +28,7 @@ urlpatterns: list = [
     path("e/<slug:slug>/r/<int:number>/t/<int:table>/", views.set_page, name="table"),
     path("e/<slug:slug>/p/<int:entry_id>/", views.player, name="player"),
     path("e/<slug:slug>/projector/", views.projector, name="projector"),
+    path("", include("scoring.event_urls")),
     path("e/<slug:slug>/direct/", include("scoring.entry_urls")),
     path("e/<slug:slug>/pdf/", include("scoring.pdf_urls")),
 ]

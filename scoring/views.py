@@ -25,7 +25,7 @@ from .exports import SafeTableExport
 from .filters import NameFilterForm, mark_matches
 from .models import Entry, Event, GameSet, Round
 from .page_cache import mark_shared
-from .permissions import user_directs
+from .permissions import directed_ids, is_organiser, user_directs
 from .query import flag_param, number_param, whole_number
 from .selectors import event_round_numbers
 from .tables import RoundTablesTable, SetGridTable, StandingsTable, export_name, grid_rows, shared_place
@@ -131,7 +131,12 @@ def public_results_page(view):
 def home(request):
     """Every event, newest first."""
     events = list(Event.objects.order_by("-date_start", "name"))
-    return render(request, "scoring/home.html", {"events": events})
+    context = {
+        "events": events,
+        "organiser": is_organiser(request.user),
+        "directed": directed_ids(request.user),
+    }
+    return render(request, "scoring/home.html", context)
 
 
 # --- standings ----------------------------------------------------------------------------------

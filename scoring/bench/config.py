@@ -109,18 +109,18 @@ TARGETS: dict[str, tuple[Bound, ...]] = {
         Bound("ratio_to_bare_weasyprint", 1.3),
         Bound("seconds_per_page", 0.1),
     ),
-    # Issue 11: a set typed by keyboard alone at the speed of reading the paper.
-    "entry": (
-        Bound("fast.keystrokes_per_deal", 30),
-        Bound("totals.keystrokes_per_deal", 45),
-        Bound("fast.round_trips_per_deal", 1),
-        Bound("totals.round_trips_per_deal", 1),
-    ),
     "load": (
         Bound("requests_per_second", 500, at_least=True),
         Bound("p99_ms", 100.0),
         Bound("errors", 0),
         # Issue 12: a cached page should cost little more than a file (on PostgreSQL with Redis).
         Bound("ratio_to_static", 0.8, at_least=True),
+    ),
+    # Issue 11: a set typed by keyboard alone at the speed of reading the paper.
+    "entry": (
+        Bound("fast.keystrokes_per_deal", 30),
+        Bound("totals.keystrokes_per_deal", 45),
+        Bound("fast.round_trips_per_deal", 1),
+        Bound("totals.round_trips_per_deal", 1),
     ),
 }

@@ -181,6 +181,17 @@ SUMMARY_KEYS = {
         "ratio_to_static",
         "cache",
     ),
+    "entry": (
+        "seed",
+        "fast.keystrokes_per_deal",
+        "fast.tabs_per_deal",
+        "fast.round_trips_per_deal",
+        "fast.seconds_per_set",
+        "totals.keystrokes_per_deal",
+        "totals.tabs_per_deal",
+        "totals.round_trips_per_deal",
+        "totals.seconds_per_set",
+    ),
 }
 
 

@@ -6,9 +6,9 @@ changed what and when), validates with `full_clean()` and writes one audit entry
 `user` may be None (management commands); the audit entry then has no user.
 
 - `guards`: errors, the version check, the set lock, marking a change (shared by every write)
-- `events`, `entries`, `rounds` (and seating, substitutes), `deals`, `sets` (verify, reopen),
-  `imports` (a CSV of players, a whole sheet), `players` (the admin's add, rename, delete),
-  `accounts` (the admin's account changes, staff above all)
+- `events` (create, change, clone, organisers, delete one made by mistake), `entries`, `rounds` (and
+  seating, substitutes), `deals`, `sets` (verify, reopen), `imports` (a CSV of players, a whole sheet),
+  `players` (the admin's add, rename, delete), `accounts` (the admin's account changes, staff above all)
 
 Callers import from the package (`from scoring import services; services.deal_record(...)`); modules
 inside it import each other directly.
@@ -21,9 +21,11 @@ from .events import (
     EDITABLE_EVENT_FIELDS,
     FROZEN_EVENT_FIELDS,
     event_add_director,
+    event_clone,
     event_create,
     event_delete,
     event_update,
+    grant_organiser,
 )
 from .guards import SetLocked, StaleEdit
 from .imports import CsvImportReport, RejectedRow, players_import_csv, sheet_import
@@ -49,9 +51,11 @@ __all__ = [
     "entry_reinstate",
     "entry_withdraw",
     "event_add_director",
+    "event_clone",
     "event_create",
     "event_delete",
     "event_update",
+    "grant_organiser",
     "player_add",
     "player_delete",
     "player_update",

@@ -1,12 +1,14 @@
-"""Events: create, change (the ranking rules freeze once a result exists), add a director, delete one
-made by mistake."""
+"""Events: create, change (the ranking rules freeze once a result exists), clone, add a director,
+delete one made by mistake."""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import date
 from typing import Any
 
+from django.contrib.auth.models import Permission
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.text import slugify
@@ -15,7 +17,7 @@ from adjudication.audit import audit_record
 from adjudication.models import AuditEntry
 
 from ..errors import field_errors
-from ..models import TIEBREAKS, Event
+from ..models import TIEBREAKS, Entry, Event
 from ..page_cache import results_changed
 from .guards import check_version, touch_results
 
@@ -205,3 +207,76 @@ def event_delete(*, event: Event, user, reason: str = "") -> None:
     )
     event.delete()
     results_changed()
+
+
+# What a clone carries over: every setting but the name, address and dates (given anew).
+CLONED_EVENT_FIELDS = tuple(
+    name for name in EDITABLE_EVENT_FIELDS if name not in ("name", "slug", "date_start", "date_end")
+)
+
+
+@transaction.atomic
+def event_clone(
+    *,
+    event: Event,
+    user,
+    name: str,
+    date_start: date,
+    slug: str = "",
+    date_end: date | None = None,
+    with_players: bool = False,
+) -> Event:
+    """A new event with `event`'s settings and directors (and, with `with_players`, its players still
+    entered, each from round 1): next month's night. One audit entry on the new event names the source.
+    Raises ValidationError (a taken slug, dates out of order) with nothing written."""
+    source = Event.objects.get(pk=event.pk)
+    clone = Event(
+        name=name,
+        slug=slug or slugify(name)[:100],
+        date_start=date_start,
+        date_end=date_end,
+        **{key: copy.deepcopy(getattr(source, key)) for key in CLONED_EVENT_FIELDS},
+    )
+    clone.full_clean()
+    clone.save()
+    directors = list(source.directors.all())
+    clone.directors.add(*directors)
+    players = []
+    if with_players:
+        players = list(
+            Entry.objects.filter(event=source, status=Entry.Status.ACTIVE)
+            .select_related("player")
+            .order_by("player__name")
+        )
+        Entry.objects.bulk_create(Entry(event=clone, player=entry.player) for entry in players)
+    audit_record(
+        event=clone,
+        action="kalooki.event.cloned",
+        user=user,
+        obj=clone,
+        before=None,
+        after={
+            **_event_data(clone),
+            "cloned_from": source.slug,
+            "directors": _usernames(directors),
+            "players": [entry.player.name for entry in players],
+        },
+    )
+    return clone
+
+
+@transaction.atomic
+def grant_organiser(director) -> None:
+    """Let `director` set events up from the site's own pages (the "organise_events" permission; audited)."""
+    permission = Permission.objects.get(content_type__app_label="scoring", codename="organise_events")
+    if director.user_permissions.filter(pk=permission.pk).exists():
+        return
+    director.user_permissions.add(permission)
+    audit_record(
+        event=None,
+        action="kalooki.director.organiser_granted",
+        user=None,
+        obj=director,
+        before=None,
+        after={"username": director.get_username()},
+    )

@@ -120,3 +120,17 @@ def sized(browser):
     yield make
     for context in contexts:
         context.close()
+
+
+def serious_violations(page) -> list[str]:
+    """axe-core's serious and critical violations on the page (axe-playwright-python ships axe-core),
+    each as "rule-id: help (the elements)"."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    found = []
+    for violation in results.response["violations"]:
+        if violation.get("impact") in {"serious", "critical"}:
+            targets = ", ".join(str(node.get("target")) for node in violation.get("nodes", [])[:5])
+            found.append(f"{violation['id']}: {violation['help']} ({targets})")
+    return found

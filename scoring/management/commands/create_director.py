@@ -1,8 +1,9 @@
-"""`manage.py create_director USERNAME --event SLUG [--password P | --reset-password]`.
+"""`manage.py create_director USERNAME --event SLUG [--password P | --reset-password] [--organiser]`.
 
 Creates a director account (or finds it), lets it direct the named events, and sets or resets its
 password without e-mail: with --password that password, for a new account or with
---reset-password a generated one, printed once.
+--reset-password a generated one, printed once. --organiser lets it set events up from the site's own
+pages (create, change, clone: the "organise_events" permission).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from django.db import transaction
 
 from adjudication.audit import audit_record
 from scoring.models import Event
-from scoring.services import event_add_director
+from scoring.services import event_add_director, grant_organiser
 
 
 class Command(BaseCommand):
@@ -31,9 +32,12 @@ class Command(BaseCommand):
         parser.add_argument("--password", help="the password to set (checked by the validators)")
         parser.add_argument("--reset-password", action="store_true", help="generate and print a new password")
         parser.add_argument("--email", default="")
+        parser.add_argument(
+            "--organiser", action="store_true", help="may also create, set up and clone events"
+        )
 
     @transaction.atomic
-    def handle(self, *args, username, event, password, reset_password, email, **options):
+    def handle(self, *args, username, event, password, reset_password, email, organiser=False, **options):
         events = []
         for slug in event:
             found = Event.objects.filter(slug=slug).first()
@@ -67,10 +71,14 @@ class Command(BaseCommand):
             )
         for found in events:
             event_add_director(event=found, user=None, director=user)
+        if organiser:
+            grant_organiser(user)
         verb = "Created" if created else "Updated"
         self.stdout.write(f"{verb} director {username!r}.")
         for found in events:
             self.stdout.write(f"  directs: {found.name} ({found.slug})")
+        if organiser:
+            self.stdout.write("  organiser: may set events up")
         if generated:
             self.stdout.write(f"  password: {generated}")
         elif password is not None:

@@ -112,6 +112,8 @@ class Command(BaseCommand):
         director, _ = users.objects.get_or_create(username=DEMO_USERNAME)
         director.set_password(password)
         director.save()
+        # The demo director sets events up too (issue 11): create, change and clone from the site.
+        services.grant_organiser(director)
         return director
 
     @transaction.atomic
