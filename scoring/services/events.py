@@ -262,6 +262,8 @@ def event_clone(
             "players": [entry.player.name for entry in players],
         },
     )
+    # As event_create: the stored public pages (the list of events among them) are out of date.
+    results_changed()
     return clone
 
 
