@@ -165,6 +165,7 @@ def _dashboard_page(request, event: Event, *, status: int = 200, **forms: Any) -
     context: dict[str, Any] = {
         "event": event,
         "rounds": rounds,
+        "worklist": selectors.director_worklist(rounds),
         "entries": entries,
         # Offered until a deal is recorded in the round (the service refuses a new draw after that).
         "seat_forms": {

@@ -218,3 +218,36 @@ def round_summaries(event: Event) -> list[RoundSummary]:
         )
         for rnd in rounds
     ]
+
+
+@dataclass(frozen=True)
+class WorkItem:
+    round_number: int
+    table: TableStatus
+
+
+@dataclass(frozen=True)
+class Worklist:
+    """What the director's dashboard puts first: the tables still playing, those whose findings are to be
+    settled (errors, or a reopened set), and those ready to verify (nine deals, no error)."""
+
+    playing: list[WorkItem]
+    to_settle: list[WorkItem]
+    to_verify: list[WorkItem]
+
+
+def director_worklist(rounds: list[RoundStatus]) -> Worklist:
+    """The dashboard's three lists from `event_tables_status` rows (no query of its own)."""
+    playing, to_settle, to_verify = [], [], []
+    for row in rounds:
+        for table in row.tables:
+            if table.verified or table.game_set_id is None:
+                continue
+            item = WorkItem(row.number, table)
+            if table.errors:
+                to_settle.append(item)
+            elif table.finished:
+                to_verify.append(item)
+            else:
+                playing.append(item)
+    return Worklist(playing=playing, to_settle=to_settle, to_verify=to_verify)

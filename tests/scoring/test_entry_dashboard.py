@@ -136,3 +136,27 @@ def test_an_unreadable_csv_gets_a_message(as_director, event, data, message):
     response = as_director.post(url("direct_players_import", event), data)
     assert response.status_code == 400
     assert message in text(response)
+
+
+def test_the_dashboard_lists_tables_playing_to_settle_and_to_verify(
+    as_director, game_set, round1, make_table, director, example_sheet, rename_sheet
+):
+    from scoring import services as write
+
+    # Table 1: complete and clean (ready to verify); table 2: a wrong total (to settle); table 3: playing.
+    write.sheet_import(game_set=game_set, user=director, data=example_sheet)
+    second = make_table(round1, ("Eve", "Fay", "Guy", "Hal"))
+    wrong = rename_sheet(example_sheet, ["Eve", "Fay", "Guy", "Hal"])
+    wrong["deals"][0]["results"]["Eve"]["total"] += 10
+    write.sheet_import(game_set=second, user=director, data=wrong)
+    third = make_table(round1, ("Ian", "Joy", "Kim", "Lee"))
+    partial = rename_sheet(example_sheet, ["Ian", "Joy", "Kim", "Lee"])
+    partial["deals"] = partial["deals"][:3]
+    write.sheet_import(game_set=third, user=director, data=partial)
+    response = as_director.get(f"/e/{game_set.table.round.event.slug}/direct/")
+    worklist = response.context["worklist"]
+    assert [item.table.number for item in worklist.to_verify] == [1]
+    assert [item.table.number for item in worklist.to_settle] == [2]
+    assert [item.table.number for item in worklist.playing] == [3]
+    body = response.content.decode()
+    assert "Ready to verify (1)" in body and "Findings to settle (1)" in body and "Still playing (1)" in body
