@@ -101,6 +101,11 @@ class Event(models.Model):
         """A strong ETag for pages that show this event's results."""
         return f'"{self.pk}-{self.results_stamp}"'
 
+    @property
+    def page_etag(self) -> str:
+        """The ETag of this event's public pages: its results stamp and its version (settings shown)."""
+        return f'"{self.pk}-{self.results_stamp}-{self.version}"'
+
     def is_director(self, user) -> bool:
         """Staff, or one of this event's directors (one query unless staff/anonymous)."""
         if not getattr(user, "is_authenticated", False):

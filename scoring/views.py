@@ -58,7 +58,7 @@ def results_etag(request, slug: str, **kwargs) -> str | None:
         event = event_for(request, slug)
     except Http404:
         return None
-    return f'"{event.pk}-{event.results_stamp}-{event.version}"'
+    return event.page_etag
 
 
 def results_last_modified(request, slug: str, **kwargs):
@@ -424,25 +424,47 @@ def player_view(request, slug: str, entry_id: int):
     )
 
 
-PROJECTOR_TOP = 12
-PROJECTOR_REFRESH = 30
+# The projector pages through the standings by itself (static/js/projector.js): every row is sent, up
+# to this many, and each page shows what fits the screen.
+PROJECTOR_ROWS = 400
+PROJECTOR_PAGE_SECONDS = 12
+
+
+def projector_table_label(row) -> str:
+    """What the hall reads for a table still in play. A reopened set, or one whose findings are still to
+    settle, is never "finished" (issue 11): only nine deals without an error are."""
+    if row.corrected:
+        return "being corrected"
+    if row.errors:
+        return "being checked"
+    if row.finished:
+        return "finished, to verify"
+    if row.scored:
+        return f"deal {row.scored + 1}"
+    return "not started"
 
 
 @require_safe
 def projector_view(request, slug: str):
-    """For the screen in the hall: big type, reloads itself, tables finished and the top of the standings."""
+    """For the screen in the hall: no site navigation, pages through the standings by itself, every
+    table still in play in every round; refreshes itself (a 304 when nothing changed)."""
     event = event_for(request, slug)
+    wanted = round_param(request, event)  # ?round=N: that round's tables only
     rounds = selectors.round_summaries(event)
-    wanted = round_param(request, event)
-    seated = [row for row in rounds if row.seated]
-    current = None
-    if wanted is not None:
-        current = next((row for row in rounds if row.number == wanted), None)
-    elif seated:
-        current = seated[-1]
-    if current is not None:
-        # Only the round on screen is read table by table, without the players' names.
-        current = selectors.round_tables_status(current.round, players=False)
+    in_play = selectors.tables_in_play(event)
+    playing = [
+        {
+            "number": row.number,
+            "verified": row.verified,
+            "table_count": row.table_count,
+            "tables": [
+                {"number": table.number, "label": projector_table_label(table), "finished": table.finished}
+                for table in in_play.get(row.round.pk, [])
+            ],
+        }
+        for row in rounds
+        if row.seated and in_play.get(row.round.pk) and wanted in (None, row.number)
+    ]
     provisional = wants_provisional(request)
     rows = cached_standings(event, round_number=None, provisional=provisional)
     return render(
@@ -450,11 +472,11 @@ def projector_view(request, slug: str):
         "scoring/projector.html",
         {
             "event": event,
-            "current": current,
-            "round": current.round if current else None,
+            "rounds": rounds,
+            "playing": playing,
             "provisional": provisional,
-            "top": rows[:PROJECTOR_TOP],
-            "refresh": PROJECTOR_REFRESH,
+            "rows": rows[:PROJECTOR_ROWS],
+            "page_seconds": PROJECTOR_PAGE_SECONDS,
             "knockout": event.is_knockout,
         },
     )

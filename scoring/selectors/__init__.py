@@ -26,6 +26,7 @@ from .tables import (
     round_seating,
     round_summaries,
     round_tables_status,
+    tables_in_play,
 )
 
 __all__ = [
@@ -49,4 +50,5 @@ __all__ = [
     "round_tables_status",
     "set_grid",
     "standings_for_event",
+    "tables_in_play",
 ]

@@ -57,15 +57,29 @@ class RoundSummary:
     verified: int
 
 
-def event_rounds(event: Event) -> list[tuple[int, bool]]:
-    """(number, seated) for each round of the event, in order; one query, remembered on the instance
-    (the navigation and the page's round links ask the same)."""
-    rounds = getattr(event, "_nav_rounds", None)
-    if rounds is None:
+def _round_rows(event: Event) -> list[tuple[int, bool, bool]]:
+    """(number, seated, a set still to verify) for each round, in order; one query, remembered on the
+    instance (the navigation, the page's round links and its live refresh ask the same)."""
+    rows = getattr(event, "_nav_rounds", None)
+    if rows is None:
         has_tables = Exists(Table.objects.filter(round=OuterRef("pk")))
-        rounds = list(event.rounds.order_by("number").values_list("number", has_tables))
-        event._nav_rounds = rounds
-    return rounds
+        in_play = Exists(
+            GameSet.objects.filter(table__round=OuterRef("pk")).exclude(status=GameSet.Status.VERIFIED)
+        )
+        rows = list(event.rounds.order_by("number").values_list("number", has_tables, in_play))
+        event._nav_rounds = rows
+    return rows
+
+
+def event_rounds(event: Event) -> list[tuple[int, bool]]:
+    """(number, seated) for each round of the event, in order (the navigation's one query)."""
+    return [(number, seated) for number, seated, _ in _round_rows(event)]
+
+
+def event_in_play(event: Event) -> bool:
+    """Whether a seated table of the event is still to verify (its public pages then refresh
+    themselves); the navigation's query, no other."""
+    return any(in_play for _, _, in_play in _round_rows(event))
 
 
 def event_round_numbers(event: Event) -> list[int]:
@@ -251,3 +265,11 @@ def director_worklist(rounds: list[RoundStatus]) -> Worklist:
             else:
                 playing.append(item)
     return Worklist(playing=playing, to_settle=to_settle, to_verify=to_verify)
+
+
+def tables_in_play(event: Event) -> dict[int, list[TableStatus]]:
+    """Every table of every round still to verify, by round id (the projector). One query."""
+    tables = Table.objects.filter(round__event=event, game_set__isnull=False).exclude(
+        game_set__status=GameSet.Status.VERIFIED
+    )
+    return dict(_table_rows(tables, None))

@@ -6,7 +6,7 @@ from django.urls import reverse
 from adjudication.engine.cards import InvalidCard, parse_cards
 
 from ..permissions import user_directs
-from ..selectors.tables import event_rounds
+from ..selectors.tables import event_in_play, event_rounds
 from ..tables import shared_place
 
 register = template.Library()
@@ -40,6 +40,18 @@ def event_nav(context):
         "is_director": user_directs(request, event),
         "director_url": director_url(event),
     }
+
+
+LIVE_REFRESH_SECONDS = 30
+
+
+@register.inclusion_tag("scoring/_live_refresh.html")
+def live_refresh(event, seconds: int = LIVE_REFRESH_SECONDS):
+    """While a table of `event` is still to verify: the page asks again every `seconds` with the ETag it
+    was served with (static/js/live-refresh.js) — a 304 when nothing changed, the new page otherwise."""
+    if event is None or getattr(event, "pk", None) is None or not event_in_play(event):
+        return {"refresh": None}
+    return {"refresh": seconds, "etag": event.page_etag}
 
 
 @register.simple_tag(takes_context=True)

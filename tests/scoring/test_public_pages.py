@@ -292,12 +292,33 @@ def test_player_page_shows_the_official_place(client, world):
     assert "Official place =1" in html
 
 
-def test_projector_refreshes_itself_and_shows_finished_tables(client, world):
+def test_projector_refreshes_itself_and_shows_the_tables_in_play(client, world):
     html = page(client, url("projector", world["event"]))
-    assert re.search(r'<meta http-equiv="refresh" content="\d+">', html)
-    assert "Round 1: 2 of 3 tables finished" in html
-    assert "Table 1: verified" in html and "Table 3: deal 5" in html
+    # Issue 11: a conditional request on the results stamp every 30 s, not a full reload.
+    assert '<meta name="kalooki-refresh" content="30">' in html
+    assert f'<meta name="kalooki-etag" content="&quot;{world["event"].pk}-' in html
+    assert 'http-equiv="refresh"' not in html
+    assert "Round 1: 2 of 3 tables verified" in html
+    assert "Table 3: deal 5" in html
+    assert "Table 1:" not in html and "Table 2:" not in html  # verified: no longer in play
+    assert 'class="event-nav"' not in html  # no site navigation on the hall's screen
     assert body_rows(html)[0] == "=1 Ann 100 1"
+
+
+def test_the_projector_never_shows_a_reopened_set_or_one_with_errors_as_finished():
+    from types import SimpleNamespace
+
+    from scoring.views import projector_table_label
+
+    row = dict(corrected=False, errors=0, finished=True, scored=9)
+
+    def label(**changes):
+        return projector_table_label(SimpleNamespace(**(row | changes)))
+
+    assert label() == "finished, to verify"
+    assert label(errors=1) == "being checked"
+    assert label(corrected=True) == "being corrected"
+    assert label(finished=False, scored=4) == "deal 5"
 
 
 def test_seating_lists_every_player_with_table_and_seat(client, world):
