@@ -2,6 +2,8 @@
 
 from django import template
 from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 
 from adjudication.engine.cards import InvalidCard, parse_cards
 
@@ -75,6 +77,13 @@ def cards(notation) -> str:
     if not notation:
         return ""
     try:
-        return " ".join(str(card) for card in parse_cards(notation))
+        parsed = parse_cards(notation)
     except InvalidCard:
         return notation
+    # ♥ and ♦ in red, as on the cards (issue 11): each card a span the page's style colours.
+    return mark_safe(
+        " ".join(
+            format_html('<span class="card{}">{}</span>', " card--red" if card.is_red else "", str(card))
+            for card in parsed
+        )
+    )

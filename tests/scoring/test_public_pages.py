@@ -284,7 +284,10 @@ def test_player_page_shows_hands_with_suit_symbols(client, event, game_set, dire
     example_sheet["deals"][0]["results"]["Dee"].pop("penalty")
     services.sheet_import(game_set=game_set, user=director, data=example_sheet)
     html = page(client, url("player", event, entry_id=entry_id(event, "Dee")))
-    assert "A♠ A♥ JK 10♦" in html
+    hand = re.search(r'<td class="cards">(.*?)</td>', html, flags=re.S).group(1)
+    assert re.sub(r"<[^>]+>", "", hand) == "A♠ A♥ JK 10♦"
+    # Issue 11: hearts and diamonds in red.
+    assert re.findall(r'<span class="card card--red">([^<]+)</span>', hand) == ["A♥", "10♦"]
 
 
 def test_player_page_shows_the_official_place(client, world):
