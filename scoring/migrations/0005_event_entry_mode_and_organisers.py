@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0002_void_deal_as_written_substitute_deal'),
+        ('scoring', '0004_entry_name_once'),
     ]
 
     operations = [
