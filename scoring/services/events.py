@@ -248,7 +248,11 @@ def event_clone(
             .select_related("player")
             .order_by("player__name")
         )
-        Entry.objects.bulk_create(Entry(event=clone, player=entry.player) for entry in players)
+        # The source event already holds each name once: its entries' compared names carry over.
+        Entry.objects.bulk_create(
+            Entry(event=clone, player=entry.player, normalized_name=entry.normalized_name)
+            for entry in players
+        )
     audit_record(
         event=clone,
         action="kalooki.event.cloned",
