@@ -1,0 +1,203 @@
+"""Ratings across events from counted sets, and season points by place — plain values in, plain values out.
+
+One match per counted set: the table's players as one-person teams in seat order, ranked by their set
+totals (lower is better; equal totals share the rank: 1, 1, 3, 4), or by a British game's finishing
+order. Matches are applied in order of event date, round number, table number, always from the start
+(a corrected set changes every rating after it), with openskill's Bradley-Terry "full" model at its
+default parameters (μ 25, σ 25/3). The Plackett-Luce model is not used: with a tie for the lowest total
+it gives the third player the winners' μ, so a shared set win would look like a loss for nobody.
+
+>>> ratings = rate_matches([Match(key=(1,), players=("ann", "bob", "cy", "dee"), ranks=(1, 1, 3, 4))])
+>>> [round(ratings[name].mu, 2) for name in ("ann", "bob", "cy", "dee")]
+[30.27, 30.27, 22.36, 17.09]
+>>> competition_ranks([412, 380, 412, 500], lower_is_better=True)
+[2, 1, 2, 4]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from openskill.models import BradleyTerryFull
+
+PROVISIONAL_BELOW = 5  # rated sets: fewer than this is shown "provisional"
+
+
+def competition_ranks(values: Sequence[float], *, lower_is_better: bool) -> list[int]:
+    """Competition ranking (1, 1, 3): equal values share the better rank."""
+    ordered = sorted(values, reverse=not lower_is_better)
+    first = {}
+    for place, value in enumerate(ordered, start=1):
+        first.setdefault(value, place)
+    return [first[value] for value in values]
+
+
+@dataclass(frozen=True)
+class Match:
+    """A counted set (or British game): players in seat order and each one's rank (1 = best).
+
+    `key` orders the matches (event date, round, table …); `context` is carried through to the history.
+    """
+
+    key: tuple
+    players: tuple[Hashable, ...]
+    ranks: tuple[int, ...]
+    context: Mapping[str, object] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if len(self.players) != len(self.ranks):
+            raise ValueError(f"{len(self.players)} players but {len(self.ranks)} ranks")
+        if len(set(self.players)) != len(self.players):
+            raise ValueError("a player sits once at a table")
+
+
+@dataclass(frozen=True)
+class Rating:
+    mu: float
+    sigma: float
+    sets: int
+
+    @property
+    def ordinal(self) -> float:
+        """μ − 3σ: the list's order (a new player starts at 0)."""
+        return self.mu - 3 * self.sigma
+
+    @property
+    def provisional(self) -> bool:
+        return self.sets < PROVISIONAL_BELOW
+
+
+@dataclass(frozen=True)
+class RatingStep:
+    """A player's rating after one match (their history)."""
+
+    key: tuple
+    player: Hashable
+    rating: Rating
+    context: Mapping[str, object]
+
+
+def _model() -> BradleyTerryFull:
+    return BradleyTerryFull()
+
+
+def rate_matches(
+    matches: Iterable[Match], *, history: list[RatingStep] | None = None
+) -> dict[Hashable, Rating]:
+    """Every player's rating after `matches`, applied in key order from the start.
+
+    Pass a list as `history` to receive each player's rating after each of their matches.
+    """
+    model = _model()
+    current: dict[Hashable, object] = {}
+    sets: dict[Hashable, int] = {}
+    for match in sorted(matches, key=lambda match: match.key):
+        teams = [[current.get(player) or model.rating(name=str(player))] for player in match.players]
+        rated = model.rate(teams, ranks=list(match.ranks))
+        for player, (after,) in zip(match.players, rated, strict=True):
+            current[player] = after
+            sets[player] = sets.get(player, 0) + 1
+            if history is not None:
+                history.append(
+                    RatingStep(match.key, player, Rating(after.mu, after.sigma, sets[player]), match.context)
+                )
+    return {player: Rating(rating.mu, rating.sigma, sets[player]) for player, rating in current.items()}
+
+
+# --- seasons ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EventPlace:
+    """A player's place in one event's final standings (`ranked`: how many the event ranked)."""
+
+    event: Hashable
+    player: Hashable
+    place: int
+    shared: bool
+    ranked: int
+
+
+def place_points(place: int, *, ranked: int, shared_with: int, scheme: Sequence[int] | None) -> float:
+    """Points for a place: by default `ranked − place + 1`, else the season's list from first place down.
+    Players sharing a place share the points of the places they cover.
+
+    >>> place_points(1, ranked=8, shared_with=1, scheme=None)
+    8.0
+    >>> place_points(2, ranked=8, shared_with=2, scheme=None)  # places 2 and 3: (7 + 6) / 2
+    6.5
+    >>> place_points(3, ranked=8, shared_with=1, scheme=[10, 6, 4])
+    4.0
+    >>> place_points(4, ranked=8, shared_with=1, scheme=[10, 6, 4])
+    0.0
+    """
+
+    def of(at: int) -> float:
+        if scheme is None:
+            return float(max(ranked - at + 1, 0))
+        return float(scheme[at - 1]) if at <= len(scheme) else 0.0
+
+    covered = range(place, place + shared_with)
+    return sum(of(at) for at in covered) / shared_with
+
+
+@dataclass(frozen=True)
+class SeasonRow:
+    place: int
+    shared: bool
+    player: Hashable
+    points: float
+    events: int
+    counted: int
+    wins: int
+    best_place: int
+
+
+def season_table(
+    places: Iterable[EventPlace], *, scheme: Sequence[int] | None = None, best_of: int | None = None
+) -> list[SeasonRow]:
+    """Season standings: each player's points summed over their best `best_of` events (all by default);
+    ties by more event wins, then the better best place, then shared (listed by player).
+
+    >>> rows = season_table([EventPlace("e1", "ann", 1, False, 3), EventPlace("e1", "bob", 2, False, 3),
+    ...                      EventPlace("e2", "bob", 1, False, 2), EventPlace("e2", "ann", 2, False, 2)])
+    >>> [(row.player, row.points, row.place, row.shared) for row in rows]
+    [('ann', 4.0, 1, True), ('bob', 4.0, 1, True)]
+    """
+    places = list(places)
+    sharing: dict[tuple[Hashable, int], int] = {}
+    for item in places:
+        sharing[(item.event, item.place)] = sharing.get((item.event, item.place), 0) + 1
+    by_player: dict[Hashable, list[tuple[float, EventPlace]]] = {}
+    for item in places:
+        points = place_points(
+            item.place, ranked=item.ranked, shared_with=sharing[(item.event, item.place)], scheme=scheme
+        )
+        by_player.setdefault(item.player, []).append((points, item))
+    rows = []
+    for player, results in by_player.items():
+        results.sort(key=lambda pair: -pair[0])
+        counted = results[:best_of] if best_of else results
+        rows.append(
+            (
+                player,
+                sum(points for points, _ in counted),
+                len(results),
+                len(counted),
+                sum(1 for _, item in results if item.place == 1),
+                min(item.place for _, item in results),
+            )
+        )
+    rows.sort(key=lambda row: (-row[1], -row[4], row[5], str(row[0])))
+    keys = [(-row[1], -row[4], row[5]) for row in rows]
+    table = []
+    place = 1
+    for index, (player, points, events, counted, wins, best) in enumerate(rows):
+        if index and keys[index] != keys[index - 1]:
+            place = index + 1
+        shared = (index > 0 and keys[index - 1] == keys[index]) or (
+            index + 1 < len(keys) and keys[index + 1] == keys[index]
+        )
+        table.append(SeasonRow(place, shared, player, points, events, counted, wins, best))
+    return table
