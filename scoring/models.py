@@ -443,3 +443,96 @@ class DealResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entry} in {self.deal}: {self.penalty}"
+
+
+def points_problem(points: object) -> str:
+    """What is wrong with a season's points list ("" when nothing): numbers of at least 0, first place
+    first."""
+    if not isinstance(points, list):
+        return "Give the points as a list, first place first (for example [10, 8, 6])."
+    for index, value in enumerate(points):
+        if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+            return f"Place {index + 1}: expected a number of points of at least 0, got {value!r}."
+    return ""
+
+
+class Season(models.Model):
+    """Events grouped into a league: each event gives points by place, summed over a player's best
+    `best_of` events (all when empty). `points` lists the points of first place, second place …; empty:
+    the number ranked in the event − place + 1."""
+
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=100, unique=True)
+    best_of = models.PositiveSmallIntegerField(null=True, blank=True)
+    points = models.JSONField(default=list, blank=True)
+    events = models.ManyToManyField(Event, blank=True, related_name="seasons")
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(best_of__isnull=True) | Q(best_of__gte=1), name="season_best_of_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        problem = points_problem(self.points)
+        if problem:
+            raise ValidationError({"points": problem})
+
+
+class RatingList(models.Model):
+    """The last computation of the ratings over every event (`season` empty) or one season's events.
+
+    Ratings are computed from the stored results, never updated in place: `fingerprint` says which
+    results (each event's results stamp, the players' names and membership ids, the season's settings)
+    the computation read, and a computation whose fingerprint is out of date is done again from the
+    start. `season_table` holds the season's standings from the same read (rows as dicts)."""
+
+    scope = models.CharField(max_length=40, unique=True)
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, null=True, blank=True, related_name="rating_lists"
+    )
+    fingerprint = models.CharField(max_length=64)
+    computed_at = models.DateTimeField()
+    seconds = models.FloatField(default=0)
+    sets = models.PositiveIntegerField(default=0)
+    players = models.PositiveIntegerField(default=0)
+    season_table = models.JSONField(default=list, blank=True)
+
+    def __str__(self) -> str:
+        return f"Ratings ({self.scope}) computed {self.computed_at:%Y-%m-%d %H:%M}"
+
+
+class PlayerRating(models.Model):
+    """One person's rating in a computation. `identity` is who they are across events (membership id,
+    else exact name); `player` the record of their latest rated set. `history` is their rating after
+    each rated set ([event id, round, table, rank, players at the table, μ, σ]); `places` their place in
+    each event of the computation ([event id, entry id, place, shared, ranked])."""
+
+    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="rows")
+    identity = models.CharField(max_length=200)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    position = models.PositiveIntegerField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+    sets = models.PositiveIntegerField()
+    events = models.PositiveIntegerField()
+    history = models.JSONField(default=list)
+    places = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["rating_list", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["rating_list", "identity"], name="rating_identity_once"),
+            models.UniqueConstraint(fields=["rating_list", "position"], name="rating_position_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.identity}: {self.ordinal:.2f}"

@@ -144,6 +144,9 @@ def place_points(place: int, *, ranked: int, shared_with: int, scheme: Sequence[
 
 @dataclass(frozen=True)
 class SeasonRow:
+    """A player's season: `results` holds (event, points, counted) for each of their events, in the
+    order given; `counted` is how many of them the points add up."""
+
     place: int
     shared: bool
     player: Hashable
@@ -152,6 +155,7 @@ class SeasonRow:
     counted: int
     wins: int
     best_place: int
+    results: tuple[tuple[Hashable, float, bool], ...] = ()
 
 
 def season_table(
@@ -177,27 +181,29 @@ def season_table(
         by_player.setdefault(item.player, []).append((points, item))
     rows = []
     for player, results in by_player.items():
-        results.sort(key=lambda pair: -pair[0])
-        counted = results[:best_of] if best_of else results
+        # Best first; equal points keep the order given, so which of two equal events counts is fixed.
+        best = sorted(range(len(results)), key=lambda index: -results[index][0])
+        kept = set(best[:best_of] if best_of else best)
         rows.append(
             (
                 player,
-                sum(points for points, _ in counted),
+                sum(results[index][0] for index in kept),
                 len(results),
-                len(counted),
+                len(kept),
                 sum(1 for _, item in results if item.place == 1),
                 min(item.place for _, item in results),
+                tuple((item.event, points, index in kept) for index, (points, item) in enumerate(results)),
             )
         )
     rows.sort(key=lambda row: (-row[1], -row[4], row[5], str(row[0])))
     keys = [(-row[1], -row[4], row[5]) for row in rows]
     table = []
     place = 1
-    for index, (player, points, events, counted, wins, best) in enumerate(rows):
+    for index, (player, points, events, counted, wins, best_place, results) in enumerate(rows):
         if index and keys[index] != keys[index - 1]:
             place = index + 1
         shared = (index > 0 and keys[index - 1] == keys[index]) or (
             index + 1 < len(keys) and keys[index + 1] == keys[index]
         )
-        table.append(SeasonRow(place, shared, player, points, events, counted, wins, best))
+        table.append(SeasonRow(place, shared, player, points, events, counted, wins, best_place, results))
     return table

@@ -8,7 +8,9 @@ changed what and when), validates with `full_clean()` and writes one audit entry
 - `guards`: errors, the version check, the set lock, marking a change (shared by every write)
 - `events` (create, change, clone, organisers, delete one made by mistake), `entries`, `rounds` (and
   seating, substitutes), `deals`, `sets` (verify, reopen), `imports` (a CSV of players, a whole sheet),
-  `players` (the admin's add, rename, delete), `accounts` (the admin's account changes, staff above all)
+  `players` (the admin's add, rename, delete), `accounts` (the admin's account changes, staff above all),
+  `seasons` (and merging two records of one player), `ratings` (the stored rating lists, computed again
+  when the results change)
 
 Callers import from the package (`from scoring import services; services.deal_record(...)`); modules
 inside it import each other directly.
@@ -30,12 +32,15 @@ from .events import (
 from .guards import SetLocked, StaleEdit
 from .imports import CsvImportReport, RejectedRow, players_import_csv, sheet_import
 from .players import player_add, player_delete, player_update
+from .ratings import ratings_current, ratings_recompute
 from .rounds import DrawRecord, ManualTable, round_create, round_seat, round_seat_manual, seat_substitute
+from .seasons import SEASON_FIELDS, player_merge, season_create, season_update
 from .sets import set_reopen, set_verify
 
 __all__ = [
     "EDITABLE_EVENT_FIELDS",
     "FROZEN_EVENT_FIELDS",
+    "SEASON_FIELDS",
     "CsvImportReport",
     "DealOutcome",
     "DrawRecord",
@@ -58,11 +63,16 @@ __all__ = [
     "grant_organiser",
     "player_add",
     "player_delete",
+    "player_merge",
     "player_update",
     "players_import_csv",
+    "ratings_current",
+    "ratings_recompute",
     "round_create",
     "round_seat",
     "round_seat_manual",
+    "season_create",
+    "season_update",
     "seat_substitute",
     "set_reopen",
     "set_verify",

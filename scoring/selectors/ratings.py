@@ -1,0 +1,316 @@
+"""What the ratings read: the counted sets as matches, who is who across events, each event's places,
+the stored rating lists and a player's rating page.
+
+Counted sets are the sets the official standings count (SCORESHEET.md "Standings as data"): the sets of
+closed rounds. `closed_rounds` is the one place that says what a closed round is. `rated_sets` turns
+them into `scoring.ratings.Match` values in three queries whatever the number of sets (each player's set
+total is summed in SQL); `event_places` reads each event's official places through the standings
+selector (one query an event). The rating lists themselves are computed and stored by
+`scoring.services.ratings`; the pages read them here, a fixed number of queries each.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+from django.db.models import Exists, OuterRef, QuerySet, Sum
+
+from ..models import DealResult, Event, GameSet, Player, PlayerRating, RatingList, Round, Season, Seat, Table
+from ..ratings import PROVISIONAL_BELOW, Match, competition_ranks
+from .standings import standings_for_event
+
+# Part of every fingerprint: a change to how ratings are computed makes every stored list out of date.
+RATING_METHOD = "openskill 6.2 BradleyTerryFull defaults; counted sets in date, round, table order; v1"
+ALL_EVENTS = "all"
+
+
+def scope_of(season: Season | None) -> str:
+    """The stored list's key: every event, or one season's."""
+    return ALL_EVENTS if season is None else f"season:{season.pk}"
+
+
+def events_in(season: Season | None) -> QuerySet[Event]:
+    return Event.objects.all() if season is None else season.events.all()
+
+
+def identity(name: str, membership_id: str) -> str:
+    """Who a player record is across events: the same person when the membership id matches; without
+    one, when the name matches exactly (two records of one name with different clubs are one person;
+    a director merges the records the rule cannot join).
+
+    >>> identity("Ann Reid", "JKA-0007"), identity("Ann Reid", "")
+    ('member:JKA-0007', 'name:Ann Reid')
+    """
+    return f"member:{membership_id}" if membership_id else f"name:{name}"
+
+
+def player_identities() -> dict[int, str]:
+    """Every player record's identity, by record id. One query."""
+    return {pk: identity(name, membership) for pk, name, membership in _player_rows()}
+
+
+def _player_rows() -> list[tuple[int, str, str]]:
+    return list(Player.objects.order_by("pk").values_list("pk", "name", "membership_id"))
+
+
+def closed_rounds(events: QuerySet[Event] | None = None) -> QuerySet[Round]:
+    """Closed rounds: every seated table's set verified (an override counts). The official standings
+    count the sets of closed rounds, and so do the ratings."""
+    seated = Table.objects.filter(round=OuterRef("pk"))
+    open_set = GameSet.objects.filter(table__round=OuterRef("pk")).exclude(status=GameSet.Status.VERIFIED)
+    rounds = Round.objects.filter(Exists(seated), ~Exists(open_set))
+    return rounds if events is None else rounds.filter(event__in=events)
+
+
+def counted_sets(events: QuerySet[Event] | None = None) -> QuerySet[GameSet]:
+    """The sets the official standings count: those of closed rounds."""
+    return GameSet.objects.filter(table__round__in=closed_rounds(events))
+
+
+@dataclass(frozen=True)
+class RatedSets:
+    """The counted sets as matches (in the order they are rated) and, for each identity, the player
+    record of their latest rated set."""
+
+    matches: list[Match]
+    latest_record: dict[str, int]
+
+
+def rated_sets(events: QuerySet[Event] | None = None) -> RatedSets:
+    """Every counted set of `events` (all events when None) as a match: the table's players in seat
+    order, ranked by their set totals (lower is better, equal totals share), keyed by event date, event,
+    round number and table number. Three queries, whatever the number of sets."""
+    counted = counted_sets(events)
+    totals = {
+        (set_id, entry_id): total
+        for set_id, entry_id, total in DealResult.objects.filter(deal__game_set__in=counted, deal__void=False)
+        .order_by()
+        .values_list("deal__game_set_id", "entry_id")
+        .annotate(total=Sum("penalty"))
+    }
+    seats = (
+        Seat.objects.filter(table__game_set__in=counted)
+        .order_by()
+        .values_list(
+            "table__game_set__id",
+            "entry_id",
+            "position",
+            "entry__player_id",
+            "round__event_id",
+            "round__event__date_start",
+            "round__number",
+            "table__number",
+        )
+    )
+    who = player_identities()
+    tables: dict[int, dict[str, Any]] = {}
+    for set_id, entry_id, position, player_id, event_id, day, number, table in seats:
+        total = totals.get((set_id, entry_id))
+        if total is None:
+            continue  # seated, but no scored deal of theirs in the set
+        found = tables.setdefault(set_id, {"key": (day.isoformat(), event_id, number, table), "seats": []})
+        found["seats"].append((position, who[player_id], player_id, total))
+    matches = []
+    latest: dict[str, int] = {}
+    for found in sorted(tables.values(), key=lambda item: item["key"]):
+        seated = sorted(found["seats"])
+        if len(seated) < 2:
+            continue  # one player alone has no one to be ranked against
+        players = tuple(person for _, person, _, _ in seated)
+        ranks = tuple(competition_ranks([total for *_, total in seated], lower_is_better=True))
+        _, event_id, number, table = found["key"]
+        matches.append(
+            Match(
+                key=found["key"],
+                players=players,
+                ranks=ranks,
+                context={
+                    "event": event_id,
+                    "round": number,
+                    "table": table,
+                    "ranks": dict(zip(players, ranks, strict=True)),
+                    "players": len(players),
+                },
+            )
+        )
+        for _, person, player_id, _ in seated:
+            latest[person] = player_id
+    return RatedSets(matches=matches, latest_record=latest)
+
+
+@dataclass(frozen=True)
+class EventPlaces:
+    """One event's official places: rows of (player record id, entry id, place, shared)."""
+
+    event_id: int
+    rows: list[tuple[int, int, int, bool]]
+
+    @property
+    def ranked(self) -> int:
+        return len(self.rows)
+
+
+def event_places(events: Iterable[Event]) -> list[EventPlaces]:
+    """Each event's official standings, as places. One query an event (the standings selector's)."""
+    found = []
+    for event in events:
+        rows = standings_for_event(event, with_ids=True)
+        found.append(
+            EventPlaces(
+                event.pk,
+                [(row["player_id"], row["entry_id"], row["place"], row["shared"]) for row in rows],
+            )
+        )
+    return found
+
+
+def ratings_fingerprint(season: Season | None) -> str:
+    """Which results a rating list reads: each event's results stamp and version, every player
+    record's name and membership id, the season's settings. Two queries."""
+    parts: list[Any] = [RATING_METHOD]
+    if season is not None:
+        parts.append(("season", season.pk, season.version, season.best_of, season.points))
+    parts.append(list(events_in(season).order_by("pk").values_list("pk", "results_stamp", "version")))
+    parts.append(_player_rows())
+    return hashlib.sha256(repr(parts).encode()).hexdigest()
+
+
+def stored_list(season: Season | None) -> RatingList | None:
+    """The last computation for every event or the season, if any. One query."""
+    return RatingList.objects.filter(scope=scope_of(season)).first()
+
+
+# --- the pages ----------------------------------------------------------------------------------
+
+RATING_FIELDS = ("player", "membership", "club", "mu", "sigma", "ordinal", "sets", "events")
+
+
+def rating_rows(rating_list: RatingList) -> list[dict[str, Any]]:
+    """The list best first: position, player_id, provisional and RATING_FIELDS. One query."""
+    rows = (
+        PlayerRating.objects.filter(rating_list=rating_list)
+        .order_by("position")
+        .values_list(
+            "position",
+            "player_id",
+            "player__name",
+            "player__membership_id",
+            "player__club",
+            "mu",
+            "sigma",
+            "ordinal",
+            "sets",
+            "events",
+        )
+    )
+    return [
+        {
+            "position": position,
+            "player_id": player_id,
+            "player": name,
+            "membership": membership,
+            "club": club,
+            "mu": mu,
+            "sigma": sigma,
+            "ordinal": ordinal,
+            "sets": sets,
+            "events": events,
+            "provisional": sets < PROVISIONAL_BELOW,
+        }
+        for position, player_id, name, membership, club, mu, sigma, ordinal, sets, events in rows
+    ]
+
+
+@dataclass(frozen=True)
+class RatingStepRow:
+    """A player's rating after one rated set."""
+
+    event: str
+    event_slug: str
+    day: date
+    round: int
+    table: int
+    rank: int
+    players: int
+    mu: float
+    sigma: float
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+
+@dataclass(frozen=True)
+class EventPlaceRow:
+    event: str
+    event_slug: str
+    day: date
+    entry_id: int
+    place: int
+    shared: bool
+    ranked: int
+
+
+@dataclass(frozen=True)
+class PlayerRatingPage:
+    """A player's rating across events, its history, their events and their place in each."""
+
+    player: Player
+    identity: str
+    records: list[Player]
+    rating: PlayerRating | None
+    rated: int
+    history: list[RatingStepRow]
+    places: list[EventPlaceRow]
+    computed_at: datetime | None
+
+    @property
+    def provisional(self) -> bool:
+        return self.rating is None or self.rating.sets < PROVISIONAL_BELOW
+
+
+def player_rating_page(player: Player, rating_list: RatingList) -> PlayerRatingPage:
+    """Everything the player's rating page shows. Three queries."""
+    person = identity(player.name, player.membership_id)
+    same = Player.objects.filter(membership_id=player.membership_id) if player.membership_id else None
+    if same is None:
+        same = Player.objects.filter(name=player.name, membership_id="")
+    records = list(same.order_by("pk"))
+    row = PlayerRating.objects.filter(rating_list=rating_list, identity=person).first()
+    history_data = row.history if row else []
+    place_data = row.places if row else []
+    wanted = {item[0] for item in history_data} | {item[0] for item in place_data}
+    events = {
+        pk: (name, slug, day)
+        for pk, name, slug, day in Event.objects.filter(pk__in=wanted).values_list(
+            "pk", "name", "slug", "date_start"
+        )
+    }
+    history = [
+        RatingStepRow(*events[event_id], number, table, rank, players, mu, sigma)
+        for event_id, number, table, rank, players, mu, sigma in history_data
+        if event_id in events
+    ]
+    places = sorted(
+        (
+            EventPlaceRow(*events[event_id], entry_id, place, shared, ranked)
+            for event_id, entry_id, place, shared, ranked in place_data
+            if event_id in events
+        ),
+        key=lambda item: (item.day, item.event),
+        reverse=True,
+    )
+    return PlayerRatingPage(
+        player=player,
+        identity=person,
+        records=records,
+        rating=row,
+        rated=rating_list.players,
+        history=history,
+        places=places,
+        computed_at=rating_list.computed_at,
+    )

@@ -1,0 +1,150 @@
+"""Ratings and seasons' standings, computed from the stored results and kept until those change.
+
+A rating list is never updated in place: `ratings_recompute` reads every counted set of its events
+(`scoring.selectors.ratings`), rates them from the start with openskill (`scoring.ratings`), reads each
+event's official places, and replaces the stored list. `ratings_current` returns the stored list while
+its fingerprint still matches the results (and recomputes it when it does not), so a reopened and
+corrected set, a player merged or renamed, or an event added to a season changes the list the next time
+it is read. The computation is derived data, not a change anyone made: it writes no audit entry.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from ..models import Event, PlayerRating, RatingList, Season
+from ..ratings import EventPlace, Rating, RatingStep, rate_matches, season_table
+from ..selectors.ratings import (
+    EventPlaces,
+    event_places,
+    events_in,
+    player_identities,
+    rated_sets,
+    ratings_fingerprint,
+    scope_of,
+    stored_list,
+)
+
+BATCH = 2000
+
+
+def ratings_current(*, season: Season | None = None) -> RatingList:
+    """The stored list for every event (or the season) when it still matches the results, else a new
+    one computed now."""
+    stored = stored_list(season)
+    if stored is not None and stored.fingerprint == ratings_fingerprint(season):
+        return stored
+    return ratings_recompute(season=season, force=False)
+
+
+@transaction.atomic
+def ratings_recompute(*, season: Season | None = None, force: bool = True) -> RatingList:
+    """Rate every counted set of the scope from the start and store the list (and the season's
+    standings). With `force=False` a list that is already current (someone else computed it while this
+    call waited for the lock) is returned as it is."""
+    started = time.perf_counter()
+    scope = scope_of(season)
+    rating_list, _ = RatingList.objects.select_for_update().get_or_create(
+        scope=scope, defaults={"season": season, "fingerprint": "", "computed_at": timezone.now()}
+    )
+    fingerprint = ratings_fingerprint(season)
+    if not force and rating_list.fingerprint == fingerprint:
+        return rating_list
+    events = list(events_in(season))
+    rated = rated_sets(events_in(season))
+    history: list[RatingStep] = []
+    ratings = rate_matches(rated.matches, history=history)
+    places = event_places(events)
+    rows = _rating_rows(rating_list, ratings, history, places, rated.latest_record)
+    rating_list.rows.all().delete()
+    PlayerRating.objects.bulk_create(rows, batch_size=BATCH)
+    rating_list.season = season
+    rating_list.fingerprint = fingerprint
+    rating_list.computed_at = timezone.now()
+    rating_list.sets = len(rated.matches)
+    rating_list.players = len(rows)
+    rating_list.season_table = _season_rows(season, events, places) if season is not None else []
+    rating_list.seconds = round(time.perf_counter() - started, 3)
+    rating_list.save()
+    return rating_list
+
+
+def _rating_rows(
+    rating_list: RatingList,
+    ratings: dict[Any, Rating],
+    history: list[RatingStep],
+    places: list[EventPlaces],
+    latest_record: dict[str, int],
+) -> list[PlayerRating]:
+    steps: dict[Any, list[list[Any]]] = defaultdict(list)
+    for step in history:
+        context = step.context
+        steps[step.player].append(
+            [
+                context["event"],
+                context["round"],
+                context["table"],
+                context["ranks"][step.player],
+                context["players"],
+                step.rating.mu,
+                step.rating.sigma,
+            ]
+        )
+    who = player_identities()
+    placed: dict[str, list[list[Any]]] = defaultdict(list)
+    for event in places:
+        for player_id, entry_id, place, shared in event.rows:
+            placed[who[player_id]].append([event.event_id, entry_id, place, shared, event.ranked])
+    # Best first by μ − 3σ; equal ordinals by μ, then by who they are, so the order is always the same.
+    order = sorted(ratings, key=lambda person: (-ratings[person].ordinal, -ratings[person].mu, person))
+    return [
+        PlayerRating(
+            rating_list=rating_list,
+            identity=person,
+            player_id=latest_record[person],
+            position=position,
+            mu=ratings[person].mu,
+            sigma=ratings[person].sigma,
+            ordinal=ratings[person].ordinal,
+            sets=ratings[person].sets,
+            events=len({step[0] for step in steps[person]}),
+            history=steps[person],
+            places=placed.get(person, []),
+        )
+        for position, person in enumerate(order, start=1)
+    ]
+
+
+def _season_rows(season: Season, events: list[Event], places: list[EventPlaces]) -> list[dict[str, Any]]:
+    """The season's standings as stored rows: identity, the player record of their latest event, the
+    figures of `scoring.ratings.season_table` and (event id, points, counted) for each of their events."""
+    who = player_identities()
+    day = {event.pk: (event.date_start, event.pk) for event in events}
+    latest: dict[str, tuple[Any, int]] = {}
+    items = []
+    for event in sorted(places, key=lambda item: day[item.event_id]):
+        for player_id, _, place, shared in event.rows:
+            person = who[player_id]
+            latest[person] = (day[event.event_id], player_id)
+            items.append(EventPlace(event.event_id, person, place, shared, event.ranked))
+    table = season_table(items, scheme=season.points or None, best_of=season.best_of)
+    return [
+        {
+            "place": row.place,
+            "shared": row.shared,
+            "identity": row.player,
+            "player_id": latest[row.player][1],
+            "points": row.points,
+            "events": row.events,
+            "counted": row.counted,
+            "wins": row.wins,
+            "best_place": row.best_place,
+            "results": [[event_id, points, counted] for event_id, points, counted in row.results],
+        }
+        for row in table
+    ]
