@@ -1,16 +1,21 @@
-"""A player's running total per deal as an inline SVG, laid out on the server (no chart library,
-no script: the content security policy allows neither inline code nor other hosts)."""
+"""Charts laid out on the server as SVG (no chart library, no script: the content security policy
+allows neither inline code nor other hosts): a player's running total per deal in an event (inline on
+their page), and their rating after each rated set (an SVG the app serves)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
+from .ratings import starting_rating
 from .selectors.players import ChartPoint
+from .selectors.ratings import RatingStepRow
 
 WIDTH = 640
 HEIGHT = 260
 LEFT, RIGHT, TOP, BOTTOM = 48, 12, 12, 36
+LEGEND = 24  # the rating chart's legend, below its axis
 
 
 def nice_step(top: int, ticks: int = 4) -> int:
@@ -66,4 +71,60 @@ def running_total_chart(points: Sequence[ChartPoint]) -> dict[str, Any] | None:
         "rounds": rounds,
         "final": points[-1].total,
         "deals": count,
+    }
+
+
+def rating_chart(steps: Sequence[RatingStepRow]) -> dict[str, Any] | None:
+    """Layout of a player's rating after each rated set, from the starting rating: μ and the list's
+    rating μ − 3σ, with a mark where each event starts. None without steps; else width, height, mu and
+    rating (polyline points), ticks (y, value), events (x, label, anchor), the legend's y and the axis
+    ends."""
+    if not steps:
+        return None
+    start = starting_rating()
+    values = [(start.mu, start.ordinal), *((step.mu, step.ordinal) for step in steps)]
+    lowest = min(0.0, *(ordinal for _, ordinal in values))
+    highest = max(mu for mu, _ in values)
+    step_size = nice_step(max(int(highest - lowest), 1))
+    bottom_value = math.floor(lowest / step_size) * step_size
+    top_value = math.ceil(highest / step_size) * step_size
+    span = max(top_value - bottom_value, 1)
+    height = HEIGHT + LEGEND
+    plot_w = WIDTH - LEFT - RIGHT
+    plot_h = HEIGHT - TOP - BOTTOM
+    count = len(values)
+
+    def x_at(index: int) -> float:
+        return round(LEFT + plot_w * index / (count - 1), 1)
+
+    def y_at(value: float) -> float:
+        return round(TOP + plot_h - plot_h * (value - bottom_value) / span, 1)
+
+    events = []
+    for index, step in enumerate(steps, start=1):
+        if index == 1 or step.event_slug != steps[index - 2].event_slug:
+            # The mark stands where the event's first set starts (the rating it brought in).
+            x = x_at(index - 1)
+            # A label near the right edge ends at its mark instead of running off the chart.
+            anchor = "end" if x > WIDTH - RIGHT - 60 else "start"
+            events.append({"x": x, "label": f"{step.day:%-d %b %Y}", "anchor": anchor, "first": index == 1})
+    return {
+        "width": WIDTH,
+        "height": height,
+        "left": LEFT,
+        "right": WIDTH - RIGHT,
+        "top": TOP,
+        "bottom": HEIGHT - BOTTOM,
+        "label_y": HEIGHT - BOTTOM + 22,
+        "legend_y": HEIGHT + LEGEND // 2 - 4,
+        "mu": " ".join(f"{x_at(i)},{y_at(mu)}" for i, (mu, _) in enumerate(values)),
+        "rating": " ".join(f"{x_at(i)},{y_at(ordinal)}" for i, (_, ordinal) in enumerate(values)),
+        "ticks": [
+            {"y": y_at(value), "value": value}
+            for value in range(int(bottom_value), int(top_value) + 1, step_size)
+        ],
+        "events": events,
+        "sets": len(steps),
+        "first": start.ordinal,
+        "final": steps[-1].ordinal,
     }

@@ -459,3 +459,81 @@ def seating_list(*, event: EventHeader, round_number: int, tables: Sequence[Seat
             for table in sorted(tables, key=lambda table: table.number)
         ),
     )
+
+
+@dataclass(frozen=True)
+class SeasonLine:
+    """One player's line of the season standings as printed: each event's points ("" when they did not
+    play it, "(3)" when it is not among their counted events)."""
+
+    place: str
+    player: str
+    club: str
+    cells: tuple[str, ...]
+    points: str
+    events: int
+    wins: int
+    best_place: int
+
+
+@dataclass(frozen=True)
+class SeasonSheet:
+    name: str
+    events: tuple[tuple[str, str], ...]  # (short date, name) per column
+    rule: str
+    computed_at: datetime
+    rows: tuple[SeasonLine, ...]
+    paper: str = "A4"
+
+    @property
+    def title(self) -> str:
+        return f"{self.name} · season standings"
+
+
+def points_label(value: float) -> str:
+    return f"{value:g}"
+
+
+def season_sheet(
+    *,
+    name: str,
+    events: Sequence[tuple[str, date, str]],
+    rows: Sequence[Mapping[str, Any]],
+    best_of: int | None,
+    points: Sequence[float],
+    computed_at: datetime,
+) -> SeasonSheet:
+    """The printed season standings from `selectors.seasons.season_rows` rows and the season's events
+    ((the rows' key for its points, date, name), in playing order)."""
+    scheme = ", ".join(points_label(value) for value in points) if points else "players ranked − place + 1"
+    counted = f"best {best_of} events" if best_of else "every event"
+    lines = []
+    for row in rows:
+        cells = []
+        for column, _, _ in events:
+            found = row.get(column)
+            if found is None:
+                cells.append("")
+            else:
+                value, kept = found
+                cells.append(points_label(value) if kept else f"({points_label(value)})")
+        lines.append(
+            SeasonLine(
+                place=f"={row['place']}" if row["shared"] else str(row["place"]),
+                player=row["player"],
+                club=row["club"],
+                cells=tuple(cells),
+                points=points_label(row["points"]),
+                events=row["events"],
+                wins=row["wins"],
+                best_place=row["best_place"],
+            )
+        )
+    return SeasonSheet(
+        name=name,
+        events=tuple((f"{day:%-d %b}", event_name) for _, day, event_name in events),
+        rule=f"Points by place: {scheme}; {counted} counted (in brackets: not counted). "
+        "Ties: more event wins, then the better best place.",
+        computed_at=computed_at,
+        rows=tuple(lines),
+    )

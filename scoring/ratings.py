@@ -82,6 +82,17 @@ def _model() -> BradleyTerryFull:
     return BradleyTerryFull()
 
 
+def starting_rating() -> Rating:
+    """Everyone's rating before their first rated set: the model's defaults (μ 25, σ 25/3, ordinal 0).
+
+    >>> start = starting_rating()
+    >>> (start.mu, round(start.sigma, 4), round(start.ordinal, 12), start.sets)
+    (25.0, 8.3333, 0.0, 0)
+    """
+    first = _model().rating()
+    return Rating(first.mu, first.sigma, 0)
+
+
 def rate_matches(
     matches: Iterable[Match], *, history: list[RatingStep] | None = None
 ) -> dict[Hashable, Rating]:

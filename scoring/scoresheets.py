@@ -13,16 +13,15 @@ is self-contained: what `render_*` prints is exactly `weasyprint.HTML(string=htm
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import quote
 
 from django.template.loader import get_template, render_to_string
 
-from .pdf_data import Seating, StandingsSheet, TableSheet
+from .collector import collector_paused
+from .pdf_data import SeasonSheet, Seating, StandingsSheet, TableSheet
 from .selectors import printed
 
 CSS_TEMPLATE = "scoring/pdf/print.css"
@@ -101,24 +100,6 @@ def write_pdf(html: str) -> bytes:
         return HTML(string=html, base_url=BASE_URL, url_fetcher=AppFilesFetcher()).write_pdf()
 
 
-@contextmanager
-def collector_paused():
-    """Pause Python's cyclic garbage collector for one layout.
-
-    WeasyPrint makes hundreds of thousands of short-lived objects a document; the collector scanning
-    them again and again cost 15–20 % of a round pack here. Reference counting still frees almost all
-    of them at once; the few cycles wait for the next collection after the render.
-    """
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-
-
 # --- HTML (pure: plain data in, one document out) ---------------------------------------------------
 
 
@@ -145,6 +126,12 @@ def standings_html(standings: StandingsSheet) -> str:
     return render_to_string(
         "scoring/pdf/standings.html",
         {"standings": standings, "title": standings.title, "css": print_css(standings.event.paper)},
+    )
+
+
+def season_html(sheet: SeasonSheet) -> str:
+    return render_to_string(
+        "scoring/pdf/season.html", {"sheet": sheet, "title": sheet.title, "css": print_css(sheet.paper)}
     )
 
 
@@ -187,3 +174,8 @@ def render_standings(*, event, round_number: int | None = None, provisional: boo
 def render_seating(*, round) -> bytes:
     """A round's seating: by player name (table and seat), then by table."""
     return write_pdf(seating_html(printed.round_seating(round)))
+
+
+def render_season_standings(sheet: SeasonSheet) -> bytes:
+    """A season's standings: each event's points, the total and the tie-breaks, header on every page."""
+    return write_pdf(season_html(sheet))

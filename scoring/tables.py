@@ -49,8 +49,8 @@ def shared_place(place, shared) -> str:
     return f"={place}" if shared else str(place)
 
 
-class StandingsTable(RowsTable):
-    """Event or round standings, best first; ties shown as shared places ("=1")."""
+class PlacesTable(RowsTable):
+    """Rows ranked best first with shared places: place (shown "=1"), shared (exported), player, club."""
 
     row_header = "player"
 
@@ -60,6 +60,23 @@ class StandingsTable(RowsTable):
     shared = tables.Column(verbose_name="Shared", visible=False)
     player = tables.Column(verbose_name="Player")
     club = tables.Column(verbose_name="Club", default="")
+
+    def render_place(self, value, record):
+        return shared_place(value, record.get("shared"))
+
+    def value_place(self, value):
+        return value
+
+    def value_shared(self, value):
+        return "true" if value else "false"
+
+    def value_player(self, value):
+        return value
+
+
+class StandingsTable(PlacesTable):
+    """Event or round standings, best first; ties shown as shared places ("=1")."""
+
     round_reached = tables.Column(verbose_name="Round reached", attrs=NUM)
     total = tables.Column(verbose_name="Total", attrs=NUM)
     sets = tables.Column(verbose_name="Sets", attrs=NUM)
@@ -81,24 +98,12 @@ class StandingsTable(RowsTable):
         # The player page's address without the id: one reverse per page, not one per row.
         self.player_url_prefix = reverse("scoring:player", kwargs={"slug": event.slug, "entry_id": 0})[:-2]
 
-    def render_place(self, value, record):
-        return shared_place(value, record.get("shared"))
-
-    def value_place(self, value):
-        return value
-
-    def value_shared(self, value):
-        return "true" if value else "false"
-
     def render_player(self, value, record):
         entry_id = record.get("entry_id")
         if entry_id is None:
             return value
         url = reverse("scoring:player", kwargs={"slug": self.event.slug, "entry_id": entry_id})
         return format_html('<a href="{}">{}</a>', url, value)
-
-    def value_player(self, value):
-        return value
 
 
 def export_name(*parts) -> str:

@@ -12,6 +12,7 @@ URL scheme (every part links by these names):
   organiser pages (scoring/event_urls.py) /events/new/, /e/<slug>/settings/, /e/<slug>/clone/
   director entry  (scoring/entry_urls.py) under /e/<slug>/direct/…
   printable PDFs  (scoring/pdf_urls.py)   under /e/<slug>/pdf/…
+  ratings and seasons (scoring/league_urls.py) under /ratings/… and /seasons/…
 """
 
 from django.urls import include, path
@@ -31,4 +32,5 @@ urlpatterns: list = [
     path("", include("scoring.event_urls")),
     path("e/<slug:slug>/direct/", include("scoring.entry_urls")),
     path("e/<slug:slug>/pdf/", include("scoring.pdf_urls")),
+    path("", include("scoring.league_urls")),
 ]

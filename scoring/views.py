@@ -177,7 +177,7 @@ def round_param(request, event: Event) -> int | None:
     return number
 
 
-class PublicTableView(ExportMixin, SingleTableMixin, TemplateView):
+class TableExportView(ExportMixin, SingleTableMixin, TemplateView):
     """A page built around one django-tables2 table: sortable, paginated, exported as CSV or XLSX."""
 
     export_class = SafeTableExport
@@ -186,7 +186,6 @@ class PublicTableView(ExportMixin, SingleTableMixin, TemplateView):
 
     def setup(self, request, *args, **kwargs):
         super().setup(request, *args, **kwargs)
-        self.event = event_for(request, kwargs["slug"])
         # django-tables2 hands ?per_page=-1 to the paginator (a 500) and drops what int() refuses:
         # check both first. A page past the last still shows the last page.
         number_param(request.GET, "page")
@@ -219,7 +218,20 @@ class PublicTableView(ExportMixin, SingleTableMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        context.update(event=self.event, exports=self.export_links(), caption=self.get_caption())
+        context.update(exports=self.export_links(), caption=self.get_caption())
+        return context
+
+
+class PublicTableView(TableExportView):
+    """A table page of one event (`slug`)."""
+
+    def setup(self, request, *args, **kwargs):
+        self.event = event_for(request, kwargs["slug"])
+        super().setup(request, *args, **kwargs)
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["event"] = self.event
         return context
 
 

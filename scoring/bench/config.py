@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-SECTIONS = ("validator", "standings", "record_deal", "pdf_round", "load", "entry")
+SECTIONS = ("validator", "standings", "record_deal", "pdf_round", "load", "entry", "ratings")
 
 
 @dataclass(frozen=True)
@@ -21,6 +21,9 @@ class Scale:
     pdf_runs: int
     load_seconds: float
     load_connections: int
+    # Issue 15: the rating list computed again over a federation's history of this many sets.
+    ratings_sets: int
+    ratings_players: int
     # Issue 11: deals of the simulator's sheet typed into the entry page in each mode.
     entry_deals: int = 9
     seed: int = 2024
@@ -42,6 +45,8 @@ FULL = Scale(
     pdf_runs=3,
     load_seconds=12.0,
     load_connections=16,
+    ratings_sets=100_000,
+    ratings_players=4_000,
 )
 
 # Runs in the test suite so the benchmark cannot rot: same code, tiny sizes.
@@ -57,6 +62,8 @@ SMALL = Scale(
     load_seconds=2.0,
     load_connections=4,
     entry_deals=1,
+    ratings_sets=96,
+    ratings_players=32,
 )
 
 
@@ -122,5 +129,10 @@ TARGETS: dict[str, tuple[Bound, ...]] = {
         Bound("totals.keystrokes_per_deal", 45),
         Bound("fast.round_trips_per_deal", 1),
         Bound("totals.round_trips_per_deal", 1),
+    ),
+    # Issue 15: the whole rating list computed again from the stored results, 100,000 sets in seconds.
+    "ratings": (
+        Bound("sets_per_second", 20_000, at_least=True),
+        Bound("read_queries", 4),
     ),
 }

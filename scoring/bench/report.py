@@ -192,6 +192,16 @@ SUMMARY_KEYS = {
         "totals.round_trips_per_deal",
         "totals.seconds_per_set",
     ),
+    "ratings": (
+        "sets",
+        "sets_per_second",
+        "recompute_s",
+        "read_s",
+        "rate_s",
+        "places_s",
+        "sets_per_cpu_second",
+        "read_queries",
+    ),
 }
 
 

@@ -6,7 +6,7 @@ import time
 from collections.abc import Collection
 from typing import Any
 
-from . import entry, load, pdf_round, record_deal, standings, validator
+from . import entry, load, pdf_round, ratings, record_deal, standings, validator
 from .config import SECTIONS, Scale
 from .context import BenchContext
 from .database import fresh_database
@@ -15,7 +15,8 @@ from .loadgen import wrk_available
 from .report import failed, machine, run_section, skipped
 from .timing import Progress
 
-# The order matters: record_deal changes the event (and puts it back), so the pages are measured first.
+# The order matters: record_deal changes the event (and puts it back), so the pages are measured first;
+# ratings adds a federation's history beside the event, so it comes last.
 MEASURES = {
     "validator": validator.measure,
     "standings": standings.measure,
@@ -24,6 +25,7 @@ MEASURES = {
     "pdf_round": pdf_round.measure,
     # Its own two small events, typed through a browser: after the measurements of the big one.
     "entry": entry.measure,
+    "ratings": ratings.measure,
 }
 
 
@@ -37,7 +39,8 @@ def run_benchmark(
     load_seconds: float | None = None,
     progress: Progress | None = None,
 ) -> dict[str, Any]:
-    """The report: exactly the keys validator, standings, record_deal, pdf_round, load, entry and machine."""
+    """The report: exactly the keys validator, standings, record_deal, pdf_round, load, entry, ratings
+    and machine."""
     progress = progress or Progress()
     started = time.perf_counter()
     tool = ("wrk" if wrk_available() else "python") if load_tool == "auto" else load_tool

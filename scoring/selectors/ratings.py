@@ -73,73 +73,72 @@ def counted_sets(events: QuerySet[Event] | None = None) -> QuerySet[GameSet]:
 
 @dataclass(frozen=True)
 class RatedSets:
-    """The counted sets as matches (in the order they are rated) and, for each identity, the player
-    record of their latest rated set."""
+    """The counted sets as matches (in the order they are rated), for each identity the player record
+    of their latest rated set, and every player record's identity (by record id)."""
 
     matches: list[Match]
     latest_record: dict[str, int]
+    identities: dict[int, str]
 
 
 def rated_sets(events: QuerySet[Event] | None = None) -> RatedSets:
     """Every counted set of `events` (all events when None) as a match: the table's players in seat
     order, ranked by their set totals (lower is better, equal totals share), keyed by event date, event,
-    round number and table number. Three queries, whatever the number of sets."""
+    round number and table number. Four queries, whatever the number of sets."""
     counted = counted_sets(events)
-    totals = {
-        (set_id, entry_id): total
+    totals = dict(
+        ((set_id, entry_id), total)
         for set_id, entry_id, total in DealResult.objects.filter(deal__game_set__in=counted, deal__void=False)
         .order_by()
         .values_list("deal__game_set_id", "entry_id")
         .annotate(total=Sum("penalty"))
-    }
+    )
     seats = (
         Seat.objects.filter(table__game_set__in=counted)
         .order_by()
         .values_list(
-            "table__game_set__id",
-            "entry_id",
-            "position",
-            "entry__player_id",
-            "round__event_id",
-            "round__event__date_start",
-            "round__number",
-            "table__number",
+            "table__game_set__id", "entry_id", "position", "entry__player_id",
+            "round__event_id", "round__number", "table__number",
         )
-    )
+    )  # fmt: skip
+    days = dict((events if events is not None else Event.objects.all()).values_list("pk", "date_start"))
     who = player_identities()
-    tables: dict[int, dict[str, Any]] = {}
-    for set_id, entry_id, position, player_id, event_id, day, number, table in seats:
+    seated: dict[int, list[tuple[int, str, int, int]]] = {}
+    keys: dict[int, tuple[str, int, int, int]] = {}
+    for set_id, entry_id, position, player_id, event_id, number, table in seats:
         total = totals.get((set_id, entry_id))
         if total is None:
             continue  # seated, but no scored deal of theirs in the set
-        found = tables.setdefault(set_id, {"key": (day.isoformat(), event_id, number, table), "seats": []})
-        found["seats"].append((position, who[player_id], player_id, total))
+        if set_id not in seated:
+            seated[set_id] = []
+            keys[set_id] = (days[event_id].isoformat(), event_id, number, table)
+        seated[set_id].append((position, who[player_id], player_id, total))
     matches = []
     latest: dict[str, int] = {}
-    for found in sorted(tables.values(), key=lambda item: item["key"]):
-        seated = sorted(found["seats"])
-        if len(seated) < 2:
+    for set_id in sorted(seated, key=keys.__getitem__):
+        table_seats = sorted(seated[set_id])
+        if len(table_seats) < 2:
             continue  # one player alone has no one to be ranked against
-        players = tuple(person for _, person, _, _ in seated)
-        ranks = tuple(competition_ranks([total for *_, total in seated], lower_is_better=True))
-        _, event_id, number, table = found["key"]
+        players = tuple(person for _, person, _, _ in table_seats)
+        ranks = tuple(competition_ranks([total for *_, total in table_seats], lower_is_better=True))
+        key = keys[set_id]
         matches.append(
             Match(
-                key=found["key"],
+                key=key,
                 players=players,
                 ranks=ranks,
                 context={
-                    "event": event_id,
-                    "round": number,
-                    "table": table,
+                    "event": key[1],
+                    "round": key[2],
+                    "table": key[3],
                     "ranks": dict(zip(players, ranks, strict=True)),
                     "players": len(players),
                 },
             )
         )
-        for _, person, player_id, _ in seated:
+        for _, person, player_id, _ in table_seats:
             latest[person] = player_id
-    return RatedSets(matches=matches, latest_record=latest)
+    return RatedSets(matches=matches, latest_record=latest, identities=who)
 
 
 @dataclass(frozen=True)

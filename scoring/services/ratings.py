@@ -17,13 +17,14 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from ..collector import collector_paused
 from ..models import Event, PlayerRating, RatingList, Season
 from ..ratings import EventPlace, Rating, RatingStep, rate_matches, season_table
 from ..selectors.ratings import (
     EventPlaces,
+    RatedSets,
     event_places,
     events_in,
-    player_identities,
     rated_sets,
     ratings_fingerprint,
     scope_of,
@@ -42,11 +43,16 @@ def ratings_current(*, season: Season | None = None) -> RatingList:
     return ratings_recompute(season=season, force=False)
 
 
-@transaction.atomic
 def ratings_recompute(*, season: Season | None = None, force: bool = True) -> RatingList:
     """Rate every counted set of the scope from the start and store the list (and the season's
     standings). With `force=False` a list that is already current (someone else computed it while this
     call waited for the lock) is returned as it is."""
+    with collector_paused():
+        return _recompute(season=season, force=force)
+
+
+@transaction.atomic
+def _recompute(*, season: Season | None, force: bool) -> RatingList:
     started = time.perf_counter()
     scope = scope_of(season)
     rating_list, _ = RatingList.objects.select_for_update().get_or_create(
@@ -60,7 +66,7 @@ def ratings_recompute(*, season: Season | None = None, force: bool = True) -> Ra
     history: list[RatingStep] = []
     ratings = rate_matches(rated.matches, history=history)
     places = event_places(events)
-    rows = _rating_rows(rating_list, ratings, history, places, rated.latest_record)
+    rows = _rating_rows(rating_list, ratings, history, places, rated)
     rating_list.rows.all().delete()
     PlayerRating.objects.bulk_create(rows, batch_size=BATCH)
     rating_list.season = season
@@ -68,7 +74,7 @@ def ratings_recompute(*, season: Season | None = None, force: bool = True) -> Ra
     rating_list.computed_at = timezone.now()
     rating_list.sets = len(rated.matches)
     rating_list.players = len(rows)
-    rating_list.season_table = _season_rows(season, events, places) if season is not None else []
+    rating_list.season_table = _season_rows(season, events, places, rated.identities) if season else []
     rating_list.seconds = round(time.perf_counter() - started, 3)
     rating_list.save()
     return rating_list
@@ -79,7 +85,7 @@ def _rating_rows(
     ratings: dict[Any, Rating],
     history: list[RatingStep],
     places: list[EventPlaces],
-    latest_record: dict[str, int],
+    rated: RatedSets,
 ) -> list[PlayerRating]:
     steps: dict[Any, list[list[Any]]] = defaultdict(list)
     for step in history:
@@ -95,7 +101,7 @@ def _rating_rows(
                 step.rating.sigma,
             ]
         )
-    who = player_identities()
+    who = rated.identities
     placed: dict[str, list[list[Any]]] = defaultdict(list)
     for event in places:
         for player_id, entry_id, place, shared in event.rows:
@@ -106,7 +112,7 @@ def _rating_rows(
         PlayerRating(
             rating_list=rating_list,
             identity=person,
-            player_id=latest_record[person],
+            player_id=rated.latest_record[person],
             position=position,
             mu=ratings[person].mu,
             sigma=ratings[person].sigma,
@@ -120,10 +126,11 @@ def _rating_rows(
     ]
 
 
-def _season_rows(season: Season, events: list[Event], places: list[EventPlaces]) -> list[dict[str, Any]]:
+def _season_rows(
+    season: Season, events: list[Event], places: list[EventPlaces], who: dict[int, str]
+) -> list[dict[str, Any]]:
     """The season's standings as stored rows: identity, the player record of their latest event, the
     figures of `scoring.ratings.season_table` and (event id, points, counted) for each of their events."""
-    who = player_identities()
     day = {event.pk: (event.date_start, event.pk) for event in events}
     latest: dict[str, tuple[Any, int]] = {}
     items = []

@@ -49,7 +49,8 @@ def season_create(
         name=name.strip(),
         slug=slug or slugify(name)[:100],
         best_of=best_of,
-        points=list(points or []),
+        # Anything but a list or tuple is left for the model's check to name.
+        points=list(points) if isinstance(points, list | tuple) else ([] if points is None else points),
     )
     season.full_clean()
     season.save()

@@ -57,6 +57,17 @@ FIGURES = {
         "static_requests_per_second",
         "ratio_to_static",
     ),
+    "ratings": (
+        "sets",
+        "recompute_s",
+        "sets_per_second",
+        "sets_per_cpu_second",
+        "read_s",
+        "rate_s",
+        "places_s",
+        "read_queries",
+        "recompute_queries",
+    ),
 }
 
 
@@ -120,6 +131,10 @@ def test_the_small_event_is_whole_and_checks_out(small_run):
     for mode in ("fast", "totals"):
         assert entry[mode]["deals"] == 1
         assert entry[mode]["totals_match_sheet"] is True and entry[mode]["findings"] == 0
+    # Issue 15: the small league's sets and the benchmark event's are all rated, read in four queries.
+    ratings = report["ratings"]
+    assert ratings["league"]["sets"] == 96 and ratings["sets"] == 96 + 4
+    assert ratings["read_queries"] == 4
 
 
 def test_the_machine_is_described(small_run):

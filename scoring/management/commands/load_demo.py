@@ -1,9 +1,13 @@
-"""`manage.py load_demo`: a demo event to click through, and the demo director's login.
+"""`manage.py load_demo`: a demo event to click through, a season with ratings, and the demo director's
+login.
 
 Sixteen players in four clubs, two rounds of four tables. Round 1 is verified; in round 2 two sets are
 verified, one is complete but carries a finding (a running total written wrong), one is still in play
-after five deals. The sheets come from the engine's seeded simulator, so every run builds the same
-event. Running it again changes nothing but resets the demo director's password.
+after five deals. A club night a week earlier (twelve players, eight of them from the open, four known
+by name alone; two rounds of three tables, every set verified) and the open make a season, so the
+season's standings and the ratings across both events have something to show. The sheets come from
+the engine's seeded simulator, so every run builds the same events. Running it again adds only what is
+missing and resets the demo director's password.
 
 The published password (README) is for a developer's laptop (DEBUG on, `make run` on loopback). With
 DEBUG off the database may be a real one on a network: the command refuses unless given --force, and
@@ -16,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import secrets
+from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -25,9 +30,11 @@ from django.utils import timezone
 
 from adjudication.engine.simulator import simulate_sheet
 from scoring import services
-from scoring.models import Event, GameSet, Round
+from scoring.models import Event, GameSet, Round, Season
 
 DEMO_SLUG = "demo-open"
+CLUB_NIGHT_SLUG = "demo-club-night"
+SEASON_SLUG = "demo-season"
 DEMO_USERNAME = "demo-director"
 # A demo account on a demo event: the password is printed on purpose.
 DEMO_PASSWORD = "kalooki-demo-2026"
@@ -48,6 +55,14 @@ PLAYERS = [
     ("Clive Robinson", "Ocho Rios", "JKA-0014"),
     ("Joy Williams", "Ocho Rios", "JKA-0015"),
     ("Neville Palmer", "Ocho Rios", "JKA-0016"),
+]
+# The club night: eight players of the open (every club) and four newcomers without a membership id.
+CLUB_NIGHT_PLAYERS = [
+    *(PLAYERS[index] for index in (0, 1, 4, 5, 8, 9, 12, 13)),
+    ("Maxine Bailey", "Liguanea", ""),
+    ("Ricardo Shaw", "Mona", ""),
+    ("Norma Green", "Half Way Tree", ""),
+    ("Dalton Ellis", "Ocho Rios", ""),
 ]
 
 
@@ -93,6 +108,19 @@ class Command(BaseCommand):
         else:
             services.event_add_director(event=event, user=None, director=director)
             self.stdout.write(f"The demo event {event.name!r} ({DEMO_SLUG}) is already loaded.")
+        night = Event.objects.filter(slug=CLUB_NIGHT_SLUG).first()
+        if night is None:
+            night = self._build_club_night(director, before=event)
+            self.stdout.write(f"Created the club night {night.name!r} ({CLUB_NIGHT_SLUG}).")
+        season = Season.objects.filter(slug=SEASON_SLUG).first()
+        if season is None:
+            season = services.season_create(
+                user=director, name="Kingston Winter League", slug=SEASON_SLUG, events=[night, event]
+            )
+            self.stdout.write(f"Created the season {season.name!r} ({SEASON_SLUG}) of both events.")
+        # The pages would compute them on their first visit; done here, they are there at once.
+        for scope in (None, season):
+            services.ratings_current(season=scope)
         self.stdout.write(f"Demo director login: {DEMO_USERNAME} / {password}")
 
     def _lock(self) -> None:
@@ -139,6 +167,26 @@ class Command(BaseCommand):
             self._play(game_set, director, seed=200 + game_set.table.number, verify=True)
         self._play(sets[2], director, seed=203, verify=False, wrong_total=True)
         self._play(sets[3], director, seed=204, verify=False, deals=5)
+        return event
+
+    @transaction.atomic
+    def _build_club_night(self, director, *, before: Event) -> Event:
+        """A week before the open: two rounds of three tables, every set verified (both rounds closed)."""
+        event = services.event_create(
+            user=director,
+            name="Liguanea Club Night",
+            slug=CLUB_NIGHT_SLUG,
+            date_start=before.date_start - timedelta(days=7),
+            venue="Liguanea Club, Kingston",
+            directors=[director],
+        )
+        for name, club, membership in CLUB_NIGHT_PLAYERS:
+            services.entry_add(event=event, user=director, name=name, club=club, membership_id=membership)
+        for number in (1, 2):
+            rnd = services.round_create(event=event, user=director)
+            services.round_seat(round=rnd, user=director, seed=3000 + number)
+            for game_set in self._sets(rnd):
+                self._play(game_set, director, seed=300 + 10 * number + game_set.table.number, verify=True)
         return event
 
     @staticmethod

@@ -1,0 +1,162 @@
+"""django-tables2 tables for the rating lists and the season standings (rows from
+`scoring.selectors.ratings.rating_rows` and `scoring.selectors.seasons.season_rows`). Exports carry the
+rows' field names as headers and full-precision numbers."""
+
+from __future__ import annotations
+
+import django_tables2 as tables
+from django.urls import reverse
+from django.utils.html import format_html
+
+from .models import Event
+from .pdf_data import points_label
+from .selectors.seasons import event_column
+from .tables import NUM, WIDE, PlacesTable, RowsTable
+
+
+def points_value(value: float) -> float | int:
+    """Points as exported: a whole number stays whole (8, not 8.0)."""
+    return int(value) if float(value).is_integer() else value
+
+
+class PlayerLinkMixin:
+    """The player's name linked to their rating page (one reverse a table, not one a row)."""
+
+    def player_link(self, value, record):
+        prefix = getattr(self, "_player_prefix", None)
+        if prefix is None:
+            prefix = self._player_prefix = reverse("scoring:rating_player", kwargs={"player_id": 0})[:-2]
+        return format_html('<a href="{}{}/">{}</a>', prefix, record["player_id"], value)
+
+
+class RatingTable(PlayerLinkMixin, RowsTable):
+    """A rating list, best first by μ − 3σ; "provisional" beside players with fewer than 5 rated sets."""
+
+    row_header = "player"
+
+    position = tables.Column(verbose_name="#", attrs={"td": {"class": "place"}})
+    player = tables.Column(verbose_name="Player")
+    membership = tables.Column(verbose_name="Membership", attrs=WIDE, default="")
+    club = tables.Column(verbose_name="Club", default="")
+    ordinal = tables.Column(verbose_name="Rating (μ − 3σ)", attrs=NUM)
+    mu = tables.Column(verbose_name="μ", attrs=NUM)
+    sigma = tables.Column(verbose_name="σ", attrs=NUM)
+    sets = tables.Column(verbose_name="Rated sets", attrs=NUM)
+    events = tables.Column(verbose_name="Events", attrs=NUM)
+    provisional = tables.Column(verbose_name="Provisional", visible=False)
+
+    class Meta:
+        orderable = True
+        empty_text = "No counted set yet: a round counts once every table in it is verified."
+        attrs = {"class": "ratings"}
+
+    def render_player(self, value, record):
+        link = self.player_link(value, record)
+        if record["provisional"]:
+            return format_html('{} <span class="badge badge--provisional">provisional</span>', link)
+        return link
+
+    def value_player(self, value):
+        return value
+
+    # Two decimals on the page; the exports keep every digit (value_* is what they write).
+    def render_ordinal(self, value):
+        return f"{value:.2f}"
+
+    def value_ordinal(self, value):
+        return value
+
+    def render_mu(self, value):
+        return f"{value:.2f}"
+
+    def value_mu(self, value):
+        return value
+
+    def render_sigma(self, value):
+        return f"{value:.2f}"
+
+    def value_sigma(self, value):
+        return value
+
+    def value_provisional(self, value):
+        return "true" if value else "false"
+
+
+class SeasonTable(PlayerLinkMixin, PlacesTable):
+    """A season's standings: points by place in each event (in brackets when not among the best
+    `best_of`), the total, then the tie-breaks (event wins, best place)."""
+
+    points = tables.Column(verbose_name="Points", attrs=NUM)
+    events = tables.Column(verbose_name="Events", attrs=NUM)
+    counted = tables.Column(verbose_name="Counted", attrs=NUM)
+    wins = tables.Column(verbose_name="Event wins", attrs=NUM)
+    best_place = tables.Column(verbose_name="Best place", attrs=NUM)
+
+    class Meta:
+        orderable = True
+        empty_text = "No event of this season has a counted set yet."
+        attrs = {"class": "standings season"}
+        # Each event's points (extra columns, "...") between the player and the season's total.
+        sequence = (
+            "place",
+            "shared",
+            "player",
+            "club",
+            "...",
+            "points",
+            "events",
+            "counted",
+            "wins",
+            "best_place",
+        )
+
+    def __init__(self, data, *, events: list[Event], **kwargs):
+        extra = [
+            (
+                event_column(event.pk),
+                EventPointsColumn(
+                    verbose_name=format_html(
+                        '<abbr title="{}">{}</abbr>', event.name, f"{event.date_start:%-d %b}"
+                    ),
+                    event=event,
+                ),
+            )
+            for event in events
+        ]
+        super().__init__(data, extra_columns=extra, **kwargs)
+        self.event_columns = {name: event for name, event in ((event_column(e.pk), e) for e in events)}
+
+    def render_player(self, value, record):
+        return self.player_link(value, record)
+
+    def render_points(self, value):
+        return points_label(value)
+
+    def value_points(self, value):
+        return points_value(value)
+
+    def export_header(self, column) -> str:
+        # Event columns are exported under the event's slug.
+        event = self.event_columns.get(column.name)
+        return event.slug if event is not None else column.name
+
+
+class EventPointsColumn(tables.Column):
+    """A player's points from one event of the season; "(3)" when not among their counted events."""
+
+    def __init__(self, *args, event: Event, **kwargs):
+        kwargs.setdefault("attrs", NUM)
+        kwargs.setdefault("default", "")
+        kwargs.setdefault("orderable", False)
+        super().__init__(*args, **kwargs)
+        self.event = event
+
+    def render(self, value):
+        points, counted = value
+        return points_label(points) if counted else f"({points_label(points)})"
+
+    def value(self, value):
+        if not value:
+            return ""
+        points, counted = value
+        return points_value(points) if counted else f"({points_label(points)})"

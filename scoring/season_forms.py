@@ -1,0 +1,104 @@
+"""The organiser's forms for seasons and for merging two records of one player: each reads what was typed
+into the arguments of one service call (`scoring.services.seasons`) and names the field it cannot read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+from .forms import VersionedForm
+from .models import Event, Player, Season
+from .services import SEASON_FIELDS
+
+POINTS_HELP = (
+    "The points of first place, second place … separated by commas (for example 10, 8, 6, 5). "
+    "Leave empty for the default: the number of players ranked in the event − place + 1."
+)
+
+
+def read_points(text: str) -> list[float]:
+    """'10, 8, 6.5' -> [10, 8, 6.5]; names the item it cannot read.
+
+    >>> read_points("10, 8, 6.5")
+    [10, 8, 6.5]
+    >>> read_points("")
+    []
+    """
+    if not text.strip():
+        return []
+    points: list[float] = []
+    for index, item in enumerate((part.strip() for part in text.split(",")), start=1):
+        try:
+            value = float(item)
+        except ValueError:
+            raise ValidationError(f"Place {index}: {item!r} is not a number of points.") from None
+        if value < 0 or value != value or value in (float("inf"), float("-inf")):
+            raise ValidationError(f"Place {index}: points are a number of at least 0, not {item!r}.")
+        points.append(int(value) if value.is_integer() else value)
+    return points
+
+
+class SeasonForm(VersionedForm):
+    """A season's settings and its events (a new season has no version yet)."""
+
+    name = forms.CharField(max_length=200)
+    slug = forms.SlugField(
+        max_length=100, required=False, help_text="In the address; made from the name when empty."
+    )
+    best_of = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=1000,
+        label="Best of",
+        help_text="Add up each player's best this many events; empty: every event.",
+    )
+    points = forms.CharField(required=False, label="Points by place", help_text=POINTS_HELP)
+    events = forms.ModelMultipleChoiceField(
+        queryset=Event.objects.order_by("-date_start", "name"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    reason = forms.CharField(required=False, max_length=500, help_text="Kept in the log with the change.")
+
+    def __init__(self, *args, season: Season | None = None, **kwargs) -> None:
+        if season is not None:
+            kwargs.setdefault(
+                "initial",
+                {
+                    "version": season.version,
+                    "name": season.name,
+                    "slug": season.slug,
+                    "best_of": season.best_of,
+                    "points": ", ".join(f"{value:g}" for value in season.points),
+                    "events": list(season.events.all()),
+                },
+            )
+        super().__init__(*args, **kwargs)
+        if season is None:
+            self.fields["version"].required = False
+
+    def clean_points(self) -> list[float]:
+        return read_points(self.cleaned_data.get("points") or "")
+
+    def service_arguments(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        # An empty slug: made from the name for a new season, left as it is for one that exists.
+        fields = [key for key in SEASON_FIELDS if key != "slug" or data["slug"]]
+        return {key: data[key] for key in fields} | {"events": list(data["events"]), "reason": data["reason"]}
+
+
+class MergeForm(forms.Form):
+    """Another record of the same person, by its record number, merged into the page's record."""
+
+    record = forms.IntegerField(
+        min_value=1, max_value=2**31 - 1, label="Record number to merge into this one"
+    )
+    reason = forms.CharField(max_length=500, help_text="Why these are one person (kept in the log).")
+
+    def clean_record(self) -> Player:
+        found = Player.objects.filter(pk=self.cleaned_data["record"]).first()
+        if found is None:
+            raise ValidationError(f"There is no player record {self.cleaned_data['record']}.")
+        return found
