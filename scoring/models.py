@@ -512,8 +512,9 @@ class RatingList(models.Model):
 class PlayerRating(models.Model):
     """One person's rating in a computation. `identity` is who they are across events (membership id,
     else exact name); `player` the record of their latest rated set. `history` is their rating after
-    each rated set ([event id, round, table, rank, players at the table, μ, σ]); `places` their place in
-    each event of the computation ([event id, entry id, place, shared, ranked])."""
+    each rated set, packed (`scoring.selectors.ratings.pack_history`: set id, rank, players at the
+    table, μ, σ; a long federation's histories written as JSON took longer than rating them);
+    `places` their place in each event of the computation ([event id, entry id, place, shared, ranked])."""
 
     rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="rows")
     identity = models.CharField(max_length=200)
@@ -524,7 +525,7 @@ class PlayerRating(models.Model):
     ordinal = models.FloatField()
     sets = models.PositiveIntegerField()
     events = models.PositiveIntegerField()
-    history = models.JSONField(default=list)
+    history = models.BinaryField(default=bytes)
     places = models.JSONField(default=list)
 
     class Meta:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from openskill.models import BradleyTerryFull
 
@@ -68,14 +69,20 @@ class Rating:
         return self.sets < PROVISIONAL_BELOW
 
 
-@dataclass(frozen=True)
-class RatingStep:
-    """A player's rating after one match (their history)."""
+class RatingStep(NamedTuple):
+    """A player's rating after one match (their history). A named tuple, not a dataclass: a long
+    history has one a player a match, and a frozen dataclass costs several times as much to make."""
 
     key: tuple
     player: Hashable
-    rating: Rating
+    mu: float
+    sigma: float
+    sets: int
     context: Mapping[str, object]
+
+    @property
+    def rating(self) -> Rating:
+        return Rating(self.mu, self.sigma, self.sets)
 
 
 def _model() -> BradleyTerryFull:
@@ -111,7 +118,7 @@ def rate_matches(
             sets[player] = sets.get(player, 0) + 1
             if history is not None:
                 history.append(
-                    RatingStep(match.key, player, Rating(after.mu, after.sigma, sets[player]), match.context)
+                    RatingStep(match.key, player, after.mu, after.sigma, sets[player], match.context)
                 )
     return {player: Rating(rating.mu, rating.sigma, sets[player]) for player, rating in current.items()}
 

@@ -195,6 +195,7 @@ SUMMARY_KEYS = {
     "ratings": (
         "sets",
         "sets_per_second",
+        "after_one_change_sets_per_second",
         "recompute_s",
         "read_s",
         "rate_s",

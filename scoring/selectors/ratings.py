@@ -3,20 +3,23 @@ the stored rating lists and a player's rating page.
 
 Counted sets are the sets the official standings count (SCORESHEET.md "Standings as data"): the sets of
 closed rounds. `closed_rounds` is the one place that says what a closed round is. `rated_sets` turns
-them into `scoring.ratings.Match` values in three queries whatever the number of sets (each player's set
+them into `scoring.ratings.Match` values in four queries whatever the number of sets (each player's set
 total is summed in SQL); `event_places` reads each event's official places through the standings
-selector (one query an event). The rating lists themselves are computed and stored by
-`scoring.services.ratings`; the pages read them here, a fixed number of queries each.
+selector (one query an event whose places the cache does not hold for its results stamp). The rating
+lists themselves are computed and stored by `scoring.services.ratings`; the pages read them here, a
+fixed number of queries each.
 """
 
 from __future__ import annotations
 
 import hashlib
+import struct
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Exists, OuterRef, QuerySet, Sum
 
 from ..models import DealResult, Event, GameSet, Player, PlayerRating, RatingList, Round, Season, Seat, Table
@@ -128,6 +131,7 @@ def rated_sets(events: QuerySet[Event] | None = None) -> RatedSets:
                 players=players,
                 ranks=ranks,
                 context={
+                    "set": set_id,
                     "event": key[1],
                     "round": key[2],
                     "table": key[3],
@@ -153,17 +157,45 @@ class EventPlaces:
         return len(self.rows)
 
 
+# A player's rating after one rated set: the set's id, their rank and the players at the table, μ, σ.
+HISTORY_STEP = struct.Struct("<iBBdd")
+
+
+def pack_history(steps: Iterable[tuple[int, int, int, float, float]]) -> bytes:
+    """A player's history as stored: each step (set id, rank, players, μ, σ) in 22 bytes, the floats
+    exactly as computed.
+
+    >>> unpack_history(pack_history([(7, 1, 4, 27.5, 8.0)]))
+    [(7, 1, 4, 27.5, 8.0)]
+    """
+    pack = HISTORY_STEP.pack
+    return b"".join(pack(*step) for step in steps)
+
+
+def unpack_history(data: bytes) -> list[tuple[int, int, int, float, float]]:
+    return list(HISTORY_STEP.iter_unpack(bytes(data)))
+
+
+PLACES_CACHE_SECONDS = 7 * 24 * 3600
+
+
 def event_places(events: Iterable[Event]) -> list[EventPlaces]:
-    """Each event's official standings, as places. One query an event (the standings selector's)."""
+    """Each event's official standings, as places: one query an event (the standings selector's) whose
+    places are not kept yet. They are kept in the cache by the event's results stamp and version, as
+    the standings pages are, so a list computed again after one event changed reads that event alone."""
+    events = list(events)
+    keys = {event.pk: f"kalooki:places:{event.pk}:{event.results_stamp}:{event.version}" for event in events}
+    kept = cache.get_many(list(keys.values()))
     found = []
     for event in events:
-        rows = standings_for_event(event, with_ids=True)
-        found.append(
-            EventPlaces(
-                event.pk,
-                [(row["player_id"], row["entry_id"], row["place"], row["shared"]) for row in rows],
-            )
-        )
+        rows = kept.get(keys[event.pk])
+        if rows is None:
+            rows = [
+                (row["player_id"], row["entry_id"], row["place"], row["shared"])
+                for row in standings_for_event(event, with_ids=True)
+            ]
+            cache.set(keys[event.pk], rows, PLACES_CACHE_SECONDS)
+        found.append(EventPlaces(event.pk, rows))
     return found
 
 
@@ -273,27 +305,34 @@ class PlayerRatingPage:
 
 
 def player_rating_page(player: Player, rating_list: RatingList) -> PlayerRatingPage:
-    """Everything the player's rating page shows. Three queries."""
+    """Everything the player's rating page shows. Four queries."""
     person = identity(player.name, player.membership_id)
     same = Player.objects.filter(membership_id=player.membership_id) if player.membership_id else None
     if same is None:
         same = Player.objects.filter(name=player.name, membership_id="")
     records = list(same.order_by("pk"))
     row = PlayerRating.objects.filter(rating_list=rating_list, identity=person).first()
-    history_data = row.history if row else []
+    steps = unpack_history(row.history) if row else []
     place_data = row.places if row else []
-    wanted = {item[0] for item in history_data} | {item[0] for item in place_data}
+    tables = {
+        pk: (event_id, number, table)
+        for pk, event_id, number, table in GameSet.objects.filter(
+            pk__in=[step[0] for step in steps]
+        ).values_list("pk", "table__round__event_id", "table__round__number", "table__number")
+    }
+    wanted = {event_id for event_id, _, _ in tables.values()} | {item[0] for item in place_data}
     events = {
         pk: (name, slug, day)
         for pk, name, slug, day in Event.objects.filter(pk__in=wanted).values_list(
             "pk", "name", "slug", "date_start"
         )
     }
-    history = [
-        RatingStepRow(*events[event_id], number, table, rank, players, mu, sigma)
-        for event_id, number, table, rank, players, mu, sigma in history_data
-        if event_id in events
-    ]
+    history = []
+    for set_id, rank, players, mu, sigma in steps:
+        found = tables.get(set_id)
+        if found is not None:  # a set deleted since the computation (the next read computes again)
+            event_id, number, table = found
+            history.append(RatingStepRow(*events[event_id], number, table, rank, players, mu, sigma))
     places = sorted(
         (
             EventPlaceRow(*events[event_id], entry_id, place, shared, ranked)

@@ -25,6 +25,7 @@ from ..selectors.ratings import (
     RatedSets,
     event_places,
     events_in,
+    pack_history,
     rated_sets,
     ratings_fingerprint,
     scope_of,
@@ -87,20 +88,13 @@ def _rating_rows(
     places: list[EventPlaces],
     rated: RatedSets,
 ) -> list[PlayerRating]:
-    steps: dict[Any, list[list[Any]]] = defaultdict(list)
+    steps: dict[Any, list[tuple[int, int, int, float, float]]] = defaultdict(list)
     for step in history:
         context = step.context
         steps[step.player].append(
-            [
-                context["event"],
-                context["round"],
-                context["table"],
-                context["ranks"][step.player],
-                context["players"],
-                step.rating.mu,
-                step.rating.sigma,
-            ]
+            (context["set"], context["ranks"][step.player], context["players"], step.mu, step.sigma)
         )
+    event_of = {match.context["set"]: match.context["event"] for match in rated.matches}
     who = rated.identities
     placed: dict[str, list[list[Any]]] = defaultdict(list)
     for event in places:
@@ -118,8 +112,8 @@ def _rating_rows(
             sigma=ratings[person].sigma,
             ordinal=ratings[person].ordinal,
             sets=ratings[person].sets,
-            events=len({step[0] for step in steps[person]}),
-            history=steps[person],
+            events=len({event_of[step[0]] for step in steps[person]}),
+            history=pack_history(steps[person]),
             places=placed.get(person, []),
         )
         for position, person in enumerate(order, start=1)

@@ -122,7 +122,29 @@ def test_load_demo_builds_the_demo_once_and_prints_the_login(db, settings):
     again = run("load_demo")
     assert "already loaded" in again
     assert Event.objects.filter(slug="demo-open").count() == 1
-    assert Player.objects.count() == 16
+    # The open's sixteen and the club night's four newcomers (its other eight played the open too).
+    assert Player.objects.count() == 16 + 4
+
+
+def test_load_demo_has_a_season_of_two_events_with_ratings_to_look_at(db, settings):
+    from scoring.models import RatingList, Season
+    from scoring.selectors.ratings import closed_rounds
+
+    settings.DEBUG = True
+    output = run("load_demo")
+    assert "Created the season 'Kingston Winter League'" in output
+    season = Season.objects.get(slug="demo-season")
+    assert sorted(event.slug for event in season.events.all()) == ["demo-club-night", "demo-open"]
+    night = Event.objects.get(slug="demo-club-night")
+    # Both rounds of the club night and the open's first round are closed: 6 + 4 counted sets.
+    assert closed_rounds(Event.objects.filter(pk=night.pk)).count() == 2
+    everything = RatingList.objects.get(scope="all")
+    assert everything.sets == 10 and everything.players == 20
+    assert len(RatingList.objects.get(season=season).season_table) == 20
+    # The players of both events are rated across both.
+    assert everything.rows.filter(events=2).count() == 8
+    run("load_demo")
+    assert Season.objects.count() == 1 and Event.objects.count() == 2
 
 
 def test_load_demo_refuses_with_debug_off_and_writes_nothing(db, settings):

@@ -15,8 +15,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring import services
-from scoring.models import Player
+from scoring.models import Event, Player
 from scoring.selectors.ratings import player_rating_page, rated_sets, rating_rows
+from scoring.services.guards import touch_results
 from tests.conftest import nine
 
 pytestmark = pytest.mark.django_db
@@ -182,13 +183,17 @@ def test_a_season_page_takes_a_fixed_number_of_queries(client, nights, director)
     assert queries(lambda: client.get(address)) == few
 
 
-def test_computing_the_list_again_reads_the_sets_in_a_fixed_number_of_queries_and_one_more_an_event(nights):
+def test_computing_the_list_again_reads_the_sets_in_a_fixed_number_of_queries_and_new_places_once(nights):
     nights(2)
-    services.ratings_recompute()  # the stored list exists from now on
-    two = queries(services.ratings_recompute)
+    services.ratings_recompute()  # the stored list exists, both events' places are kept
+    base = queries(services.ratings_recompute)
     nights(3, tables=3, first=3)
-    # Five events: three more standings queries (each event's places); nothing grows with the sets.
-    assert queries(services.ratings_recompute) == two + 3
+    # Three new events: their standings are read once each; nothing grows with the sets.
+    assert queries(services.ratings_recompute) == base + 3
+    assert queries(services.ratings_recompute) == base
+    # An event whose results change has its places read again.
+    touch_results(Event.objects.order_by("pk").first().pk)
+    assert queries(services.ratings_recompute) == base + 1
 
 
 # --- the command --------------------------------------------------------------------------------

@@ -148,3 +148,14 @@ def test_the_modules_examples_hold():
     import scoring.ratings
 
     assert doctest.testmod(scoring.ratings).failed == 0
+
+
+@pytest.mark.parametrize(
+    "module", ["scoring.selectors.ratings", "scoring.season_forms", "scoring.management.columns"]
+)
+def test_the_examples_of_the_modules_around_them_hold(module):
+    import doctest
+    import importlib
+
+    found = doctest.testmod(importlib.import_module(module))
+    assert found.attempted and found.failed == 0

@@ -13,7 +13,7 @@ from openskill.models import BradleyTerryFull
 from adjudication.models import AuditEntry
 from scoring import services
 from scoring.models import Entry, GameSet, Player, RatingList
-from scoring.selectors.ratings import closed_rounds, rated_sets
+from scoring.selectors.ratings import closed_rounds, rated_sets, unpack_history
 from tests.conftest import nine
 
 pytestmark = pytest.mark.django_db
@@ -102,7 +102,9 @@ def test_a_late_entrant_starts_from_the_default_at_their_first_set(series):
     history = rated_sets().matches
     assert [match.players for match in history][-1] == ("name:Gus", "name:Ann", "name:Cy", "name:Eve")
     row = services.ratings_recompute().rows.get(player__name="Gus")
-    assert [step[:5] for step in row.history] == [[series["night2"].pk, 2, 1, 1, 4]]
+    [(set_id, rank, players, mu, sigma)] = unpack_history(row.history)
+    assert (set_id, rank, players) == (series["late"].pk, 1, 4)
+    assert (mu, sigma) == (row.mu, row.sigma)
 
 
 def test_a_round_counts_once_every_seated_table_is_verified(series, make_table, play_set):
