@@ -107,21 +107,17 @@ def user_directs(request, event) -> bool:
     return cache[event.pk]
 
 
-def runs_seasons(user) -> bool:
-    """May create seasons, add events to them and merge two records of one player: changes that span
-    events, so they are for staff (never for an event's directors alone)."""
-    return bool(getattr(user, "is_authenticated", False) and user.is_staff)
-
-
 def season_organiser_required(view):
-    """Decorate a view for those who run seasons: anonymous visitors log in first, others get 403."""
+    """Decorate a view for organisers that spans events (seasons, merging two records of one player):
+    anonymous visitors log in first, others get 403. Unlike `organiser_required`, a `slug` here is a
+    season's, not an event's."""
 
     @wraps(view)
     def wrapper(request, *args, **kwargs):
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
-        if not runs_seasons(request.user):
-            raise PermissionDenied("Only staff can run seasons and merge player records.")
+        if not is_organiser(request.user):
+            raise PermissionDenied("Only organisers can run seasons and merge player records.")
         return view(request, *args, **kwargs)
 
     return wrapper

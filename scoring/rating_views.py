@@ -1,5 +1,5 @@
 """Ratings across events: the public rating list, each player's rating page and its chart (an SVG the
-app serves), and merging two records of one person (for those who run seasons).
+app serves), and merging two records of one person (for organisers).
 
 Every page reads the stored rating list through `services.ratings_current`, which computes it again
 first when the results it was computed from have changed (`scoring.services.ratings`), then reads the
@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST, require_safe
 from . import services
 from .charts import rating_chart
 from .models import Player, RatingList, Season
-from .permissions import runs_seasons, season_organiser_required
+from .permissions import is_organiser, season_organiser_required
 from .rating_tables import RatingTable
 from .season_forms import MergeForm
 from .selectors.ratings import PlayerRatingPage, player_rating_page, rating_rows
@@ -64,7 +64,7 @@ def _player_page(player_id: int) -> tuple[PlayerRatingPage, RatingList]:
 
 
 def _render_player(request, page: PlayerRatingPage, *, merge_form: MergeForm | None, status: int = 200):
-    may_merge = runs_seasons(request.user)
+    may_merge = is_organiser(request.user)
     if may_merge and merge_form is None:
         merge_form = MergeForm()
     context = {

@@ -1,5 +1,5 @@
 """Seasons: the public list, each season's standings (CSV, XLSX, a printable PDF), its events and its own
-rating list; creating and changing a season (for those who run seasons).
+rating list; creating and changing a season (for organisers).
 
 A season's standings are stored with its rating list, from the same read of the results
 (`scoring.services.ratings`), so a page is the stored rows: a fixed number of queries.
@@ -15,7 +15,7 @@ from . import scoresheets, services
 from .models import Season
 from .pdf_data import season_sheet
 from .pdf_views import pdf_response
-from .permissions import runs_seasons, season_organiser_required
+from .permissions import is_organiser, season_organiser_required
 from .rating_tables import SeasonTable
 from .rating_views import RatingListView
 from .season_forms import SeasonForm
@@ -33,7 +33,7 @@ def season_for(slug: str) -> Season:
 def seasons(request):
     """Every season, newest first."""
     found = list(Season.objects.order_by("-created_at", "name"))
-    return render(request, "scoring/seasons.html", {"seasons": found, "may_run": runs_seasons(request.user)})
+    return render(request, "scoring/seasons.html", {"seasons": found, "may_run": is_organiser(request.user)})
 
 
 class SeasonView(TableExportView):
@@ -67,7 +67,7 @@ class SeasonView(TableExportView):
             season=self.season,
             events=self.events,
             rating_list=self.rating_list,
-            may_run=runs_seasons(self.request.user),
+            may_run=is_organiser(self.request.user),
         )
         return context
 

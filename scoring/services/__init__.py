@@ -8,9 +8,9 @@ changed what and when), validates with `full_clean()` and writes one audit entry
 - `guards`: errors, the version check, the set lock, marking a change (shared by every write)
 - `events` (create, change, clone, organisers, delete one made by mistake), `entries`, `rounds` (and
   seating, substitutes), `deals`, `sets` (verify, reopen), `imports` (a CSV of players, a whole sheet),
-  `players` (the admin's add, rename, delete), `accounts` (the admin's account changes, staff above all),
-  `seasons` (and merging two records of one player), `ratings` (the stored rating lists, computed again
-  when the results change)
+  `players` (the admin's add, rename, delete; merging two records of one person), `accounts` (the
+  admin's account changes, staff above all), `seasons`, `ratings` (the stored rating lists, computed
+  again when the results change)
 
 Callers import from the package (`from scoring import services; services.deal_record(...)`); modules
 inside it import each other directly.
@@ -31,10 +31,10 @@ from .events import (
 )
 from .guards import SetLocked, StaleEdit
 from .imports import CsvImportReport, RejectedRow, players_import_csv, sheet_import
-from .players import player_add, player_delete, player_update
+from .players import player_add, player_delete, player_merge, player_update
 from .ratings import ratings_current, ratings_recompute
 from .rounds import DrawRecord, ManualTable, round_create, round_seat, round_seat_manual, seat_substitute
-from .seasons import SEASON_FIELDS, player_merge, season_create, season_update
+from .seasons import SEASON_FIELDS, season_create, season_update
 from .sets import set_reopen, set_verify
 
 __all__ = [

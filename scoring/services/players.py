@@ -1,4 +1,5 @@
-"""Players outside any one entry: add, change (rename), delete — the admin's ways in, audited.
+"""Players outside any one entry: add, change (rename), delete — the admin's ways in, audited — and
+merging two records of one person (an organiser's, from the player's rating page).
 
 A player is shared between events, so a rename changes a name every event they are entered in shows:
 it must stay unique in each (the name rule, `scoring.names`), their entries carry the new normalised
@@ -124,3 +125,74 @@ def player_delete(*, player: Player, user, reason: str = "") -> None:
         reason=reason,
     )
     player.delete()
+
+
+@transaction.atomic
+def player_merge(*, keep: Player, merge: Player, user, reason: str = "") -> Player:
+    """Make two records of one person one: `merge`'s entries move to `keep` (under `keep`'s name) and
+    `merge` is deleted; `keep` takes `merge`'s membership id when it has none. Logged in each event whose
+    entry moved. Refused, nothing changed, when both are entered in one event — a person plays once in
+    an event — or when `keep`'s name (once normalised) is already another player's in an event `merge`
+    played."""
+    if keep.pk == merge.pk:
+        raise field_errors({"merge": "Choose two different player records."})
+    locked = {
+        player.pk: player for player in Player.objects.select_for_update().filter(pk__in=[keep.pk, merge.pk])
+    }
+    if len(locked) != 2:
+        raise field_errors({"merge": "One of the two player records no longer exists."})
+    keep, merge = locked[keep.pk], locked[merge.pk]
+    moved = list(
+        Entry.objects.filter(player=merge).select_related("event").order_by("event__date_start", "pk")
+    )
+    events = [entry.event for entry in moved]
+    clash = Entry.objects.filter(player=keep, event__in=events).select_related("event").first()
+    if clash is not None:
+        raise field_errors(
+            {
+                "merge": f"{keep.name} (record {keep.pk}) and {merge.name} (record {merge.pk}) are both "
+                f"entered in {clash.event.name}: one person plays once in an event, so these are two people."
+            }
+        )
+    key = checked_name(keep.name)[1]
+    taken = (
+        Entry.objects.filter(event__in=events, normalized_name=key)
+        .exclude(player=merge)
+        .select_related("event", "player")
+        .first()
+    )
+    if taken is not None:
+        raise field_errors(
+            {
+                "merge": f"{taken.event.name} already has a player called {taken.player.name}: "
+                "rename one of them first."
+            }
+        )
+    before = {"kept": {"id": keep.pk, **player_data(keep)}, "merged": {"id": merge.pk, **player_data(merge)}}
+    try:
+        with transaction.atomic():
+            Entry.objects.filter(player=merge).update(player=keep, normalized_name=key)
+    except IntegrityError:
+        # An entry of that name was made in one of these events meanwhile (the unique normalised name).
+        raise field_errors(
+            {"merge": f"{keep.name!r} was entered in one of these events meanwhile."}
+        ) from None
+    membership = merge.membership_id
+    merge.delete()
+    if membership and not keep.membership_id:
+        keep.membership_id = membership
+        keep.full_clean()
+        keep.save(update_fields=["membership_id"])
+    _audit_each_event(
+        keep,
+        events=events,
+        user=user,
+        action="kalooki.player.merged",
+        before=before,
+        after={"id": keep.pk, **player_data(keep), "entries_moved": [event.slug for event in events]},
+        reason=reason,
+    )
+    # The events' pages name the moved entries' player.
+    for event in events:
+        touch_results(event.pk)
+    return keep

@@ -1,8 +1,8 @@
-"""Seasons (events grouped into a league) and merging two player records that are one person.
+"""Seasons: events grouped into a league, created and changed by organisers (the views check it).
 
-Both span events, so both are for organisers (the views check it). Each write is one transaction and
-one audit entry with no event (`adjudication.AuditEntry.event` empty: the change belongs to no single
-event). Rating lists notice the change by their fingerprint and are computed again when next read.
+Each write is one transaction and one audit entry with no event (`adjudication.AuditEntry.event` empty:
+a season belongs to no single event). Rating lists notice the change by their fingerprint and are
+computed again when next read.
 """
 
 from __future__ import annotations
@@ -11,14 +11,13 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.db import transaction
-from django.db.models.functions import Lower
 from django.utils.text import slugify
 
 from adjudication.audit import audit_record
 
 from ..errors import field_errors
-from ..models import Entry, Event, Player, Season
-from .guards import check_version, touch_results
+from ..models import Event, Season
+from .guards import check_version
 
 SEASON_FIELDS = ("name", "slug", "best_of", "points")
 
@@ -109,72 +108,3 @@ def season_update(
         reason=reason,
     )
     return season
-
-
-def _player_data(player: Player) -> dict[str, Any]:
-    return {"id": player.pk, "name": player.name, "club": player.club, "membership_id": player.membership_id}
-
-
-@transaction.atomic
-def player_merge(*, keep: Player, merge: Player, user, reason: str = "") -> Player:
-    """Make two records of one person one: `merge`'s entries move to `keep` and `merge` is deleted.
-    `keep` takes `merge`'s membership id when it has none.
-
-    Refused (nothing changed) when both are entered in one event — a person plays once in an event —
-    or when `keep`'s name is already another player's in an event `merge` played."""
-    if keep.pk == merge.pk:
-        raise field_errors({"merge": "Choose two different player records."})
-    locked = {
-        player.pk: player for player in Player.objects.select_for_update().filter(pk__in=[keep.pk, merge.pk])
-    }
-    if len(locked) != 2:
-        raise field_errors({"merge": "One of the two player records no longer exists."})
-    keep, merge = locked[keep.pk], locked[merge.pk]
-    moved = list(Entry.objects.filter(player=merge).select_related("event").order_by("event__date_start"))
-    both = Entry.objects.filter(player=keep, event__in=[entry.event_id for entry in moved]).select_related(
-        "event"
-    )
-    clash = both.first()
-    if clash is not None:
-        raise field_errors(
-            {
-                "merge": f"{keep.name} (record {keep.pk}) and {merge.name} (record {merge.pk}) are both "
-                f"entered in {clash.event.name}: one person plays once in an event, so these are two people."
-            }
-        )
-    taken = (
-        Entry.objects.filter(event__in=[entry.event_id for entry in moved])
-        .exclude(player=merge)
-        .annotate(lname=Lower("player__name"))
-        .filter(lname=keep.name.lower())
-        .select_related("event", "player")
-        .first()
-    )
-    if taken is not None:
-        raise field_errors(
-            {
-                "merge": f"{taken.event.name} already has a player called {taken.player.name}: "
-                "rename one of them first."
-            }
-        )
-    before = {"kept": _player_data(keep), "merged": _player_data(merge)}
-    Entry.objects.filter(player=merge).update(player=keep)
-    membership = merge.membership_id
-    merge.delete()
-    if membership and not keep.membership_id:
-        keep.membership_id = membership
-        keep.full_clean()
-        keep.save(update_fields=["membership_id"])
-    audit_record(
-        event=None,
-        action="kalooki.player.merged",
-        user=user,
-        obj=keep,
-        before=before,
-        after={**_player_data(keep), "entries_moved": [entry.event.slug for entry in moved]},
-        reason=reason,
-    )
-    # The events' pages name the moved entries' player.
-    for event_id in sorted({entry.event_id for entry in moved}):
-        touch_results(event_id)
-    return keep

@@ -180,8 +180,13 @@ def test_merging_two_records_of_one_person_moves_the_entries_and_rates_them_as_o
     services.player_merge(keep=keep, merge=merge, user=director, reason="Annie is Ann's name at home")
     assert not Player.objects.filter(pk=merge.pk).exists()
     assert Entry.objects.filter(player=keep).count() == 2
+    # Logged in the event whose entry moved, as a rename is.
     entry = AuditEntry.objects.get(action="kalooki.player.merged")
     assert entry.before["merged"]["name"] == "Annie Reid" and entry.reason == "Annie is Ann's name at home"
+    assert entry.event_id == second.pk
+    # The moved entry is compared under its new name: "ann reid" is now taken in that event.
+    with pytest.raises(ValidationError, match="already entered"):
+        services.entry_add(event=second, user=director, name="ANN REID")
     second.refresh_from_db()
     assert second.results_stamp > stamp
     after = services.ratings_current()
@@ -199,6 +204,15 @@ def test_two_records_entered_in_one_event_are_two_people(two_records, director, 
     assert not AuditEntry.objects.filter(action="kalooki.player.merged").exists()
     with pytest.raises(ValidationError, match="two different"):
         services.player_merge(keep=keep, merge=keep, user=director)
+
+
+def test_a_merge_is_refused_when_the_kept_name_is_anothers_in_the_merged_records_event(two_records, director):
+    keep, merge, _ = two_records
+    Player.objects.filter(pk=keep.pk).update(name="Cy")  # night 2 has a Cy of its own
+    keep.refresh_from_db()
+    with pytest.raises(ValidationError, match="already has a player called Cy"):
+        services.player_merge(keep=keep, merge=merge, user=director)
+    assert Player.objects.filter(pk=merge.pk).exists()
 
 
 def test_a_merge_takes_the_membership_id_the_kept_record_lacks(two_records, director):

@@ -1,5 +1,5 @@
 """Seasons: points by place over a player's best events, stored with the season's own rating list;
-created and changed by staff through audited services; shown, exported and printed."""
+created and changed by organisers through audited services; shown, exported and printed."""
 
 from __future__ import annotations
 
@@ -231,12 +231,21 @@ def test_the_printed_season_lists_each_events_points_and_brackets_those_not_coun
     assert [label for label, _ in sheet.events] == ["1 Mar", "2 Mar"]
 
 
-def test_only_staff_create_seasons(client, director, staff, league):
+@pytest.fixture
+def organiser(django_user_model):
+    user = django_user_model.objects.create_user("organiser", password="pw-organiser-1")
+    services.grant_organiser(user)
+    return django_user_model.objects.get(pk=user.pk)  # a fresh object: permissions are cached
+
+
+def test_only_organisers_create_seasons(client, director, organiser, staff, league):
     address = reverse("scoring:season_new")
     assert client.get(address).status_code == 302  # log in first
-    client.force_login(director)
+    client.force_login(director)  # directs an event, but is no organiser
     assert client.get(address).status_code == 403
     client.force_login(staff)
+    assert client.get(address).status_code == 200
+    client.force_login(organiser)
     assert client.get(address).status_code == 200
     response = client.post(
         address,
@@ -254,17 +263,17 @@ def test_only_staff_create_seasons(client, director, staff, league):
     assert (season.best_of, season.points, [e.slug for e in season.events.all()]) == (2, [10, 8], ["night-1"])
 
 
-def test_a_bad_points_list_is_shown_beside_its_field(client, staff):
-    client.force_login(staff)
+def test_a_bad_points_list_is_shown_beside_its_field(client, organiser):
+    client.force_login(organiser)
     response = client.post(reverse("scoring:season_new"), {"name": "X", "points": "10, ten"})
     assert response.status_code == 400
     assert "Place 2: &#x27;ten&#x27; is not a number of points." in response.content.decode()
     assert not Season.objects.exists()
 
 
-def test_staff_change_a_seasons_events_from_its_page(client, staff, director, league):
+def test_organisers_change_a_seasons_events_from_its_page(client, organiser, director, league):
     season = make_season(director, league[:1])
-    client.force_login(staff)
+    client.force_login(organiser)
     address = reverse("scoring:season_edit", kwargs={"slug": season.slug})
     assert client.get(address).status_code == 200
     data = {"version": season.version, "name": season.name, "slug": season.slug, "best_of": "", "points": ""}
