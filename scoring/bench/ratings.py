@@ -24,6 +24,7 @@ from django.utils import timezone
 from scoring import services
 from scoring.collector import collector_paused
 from scoring.models import Deal, DealResult, Entry, Event, GameSet, Player, Round, Seat, Table
+from scoring.names import name_key
 from scoring.ratings import rate_matches
 from scoring.selectors.ratings import event_places, rated_sets
 from scoring.services.guards import touch_results
@@ -87,7 +88,10 @@ def _league(*, sets: int, pool: int, seed: int) -> dict[str, Any]:
     per_event = tables_per_round * SEATS
     entries: dict[int, list[Entry]] = {}
     for event in leagues:
-        entries[event.pk] = [Entry(event=event, player=person) for person in rng.sample(people, per_event)]
+        entries[event.pk] = [
+            Entry(event=event, player=person, normalized_name=name_key(person.name))
+            for person in rng.sample(people, per_event)
+        ]
     Entry.objects.bulk_create([entry for group in entries.values() for entry in group], batch_size=BATCH)
     left = rounds
     round_rows = []
