@@ -13,6 +13,9 @@ from .pdf_data import points_label
 from .selectors.seasons import event_column
 from .tables import NUM, WIDE, PlacesTable, RowsTable
 
+# A number column shown on wide screens only.
+WIDE_NUM = {part: {"class": "num wide-only"} for part in ("td", "th", "tf")}
+
 
 def points_value(value: float) -> float | int:
     """Points as exported: a whole number stays whole (8, not 8.0)."""
@@ -39,10 +42,11 @@ class RatingTable(PlayerLinkMixin, RowsTable):
     membership = tables.Column(verbose_name="Membership", attrs=WIDE, default="")
     club = tables.Column(verbose_name="Club", default="")
     ordinal = tables.Column(verbose_name="Rating (μ − 3σ)", attrs=NUM)
-    mu = tables.Column(verbose_name="μ", attrs=NUM)
-    sigma = tables.Column(verbose_name="σ", attrs=NUM)
+    # On a phone: the rating, the sets and who (μ, σ and the events on wider screens).
+    mu = tables.Column(verbose_name="μ", attrs=WIDE_NUM)
+    sigma = tables.Column(verbose_name="σ", attrs=WIDE_NUM)
     sets = tables.Column(verbose_name="Rated sets", attrs=NUM)
-    events = tables.Column(verbose_name="Events", attrs=NUM)
+    events = tables.Column(verbose_name="Events", attrs=WIDE_NUM)
     provisional = tables.Column(verbose_name="Provisional", visible=False)
 
     class Meta:
@@ -86,9 +90,10 @@ class SeasonTable(PlayerLinkMixin, PlacesTable):
     """A season's standings: points by place in each event (in brackets when not among the best
     `best_of`), the total, then the tie-breaks (event wins, best place)."""
 
+    club = tables.Column(verbose_name="Club", default="", attrs=WIDE)
     points = tables.Column(verbose_name="Points", attrs=NUM)
-    events = tables.Column(verbose_name="Events", attrs=NUM)
-    counted = tables.Column(verbose_name="Counted", attrs=NUM)
+    events = tables.Column(verbose_name="Events", attrs=WIDE_NUM)
+    counted = tables.Column(verbose_name="Counted", attrs=WIDE_NUM)
     wins = tables.Column(verbose_name="Event wins", attrs=NUM)
     best_place = tables.Column(verbose_name="Best place", attrs=NUM)
 
@@ -96,14 +101,15 @@ class SeasonTable(PlayerLinkMixin, PlacesTable):
         orderable = True
         empty_text = "No event of this season has a counted set yet."
         attrs = {"class": "standings season"}
-        # Each event's points (extra columns, "...") between the player and the season's total.
+        # The season's points beside the player (what a phone shows first), then each event's points
+        # (the extra columns, "...").
         sequence = (
             "place",
             "shared",
             "player",
+            "points",
             "club",
             "...",
-            "points",
             "events",
             "counted",
             "wins",

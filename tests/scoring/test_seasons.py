@@ -188,12 +188,13 @@ def test_the_season_standings_export_names_events_by_slug_and_escapes_formulas(
     address = reverse("scoring:season", kwargs={"slug": season.slug})
     rows = list(csv.reader(io.StringIO(client.get(f"{address}?_export=csv").content.decode())))
     assert rows[0] == [
-        "place", "shared", "player", "club", "night-1", "night-9", "points", "events", "counted", "wins",
+        "place", "shared", "player", "points", "club", "night-1", "night-9", "events", "counted", "wins",
         "best_place",
     ]  # fmt: skip
     assert "'=HYPERLINK(1)" in [row[2] for row in rows]
-    assert ["Bob", "3", "1", "4", "2", "2"] in [
-        [row[2], row[4], row[5], row[6], row[7], row[8]] for row in rows
+    # Bob: 4 points, 3 from night 1 and 1 from night 9, in 2 events, both counted.
+    assert ["Bob", "4", "3", "1", "2", "2"] in [
+        [row[2], row[3], row[5], row[6], row[7], row[8]] for row in rows
     ]
     sheet = openpyxl.load_workbook(io.BytesIO(client.get(f"{address}?_export=xlsx").content)).active
     players = sheet["C"]
