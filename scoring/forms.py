@@ -140,9 +140,13 @@ class PlayerResultForm(forms.Form):
     FIELDS = (*COMMON, *MORE)
 
     def is_blank(self) -> bool:
-        """Nothing typed on this line: the player has no result in this deal (a void deal has none)."""
+        """Nothing typed on this line: the player has no result in this deal (a void deal has none).
+        A typed 0 is something: a line of zeros is a result (the winner's, V1), never "no result"."""
         data = self.cleaned_data
-        return not any(data.get(name) not in (None, "", False) for name in self.FIELDS)
+        # `0 == False`, so "unchecked" and "left empty" are told apart from a typed 0 by identity.
+        return all(
+            data.get(name) is None or data.get(name) == "" or data.get(name) is False for name in self.FIELDS
+        )
 
     def as_result(self) -> dict[str, Any]:
         data = self.cleaned_data
