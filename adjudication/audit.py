@@ -125,7 +125,7 @@ def table_scope(game_set) -> models.Q:
     """
     table = game_set.table
     seats = [str(pk) for pk in Seat.objects.filter(table=table).values_list("pk", flat=True)]
-    rulings = [str(pk) for pk in Ruling.objects.filter(deal__game_set=game_set).values_list("pk", flat=True)]
+    rulings = [str(pk) for pk in Ruling.objects.filter(game_set=game_set).values_list("pk", flat=True)]
     described = models.Q(
         object_type__in=("scoring.deal", "scoring.gameset", ARCHIVED_OBJECT),
         object_repr__endswith=f" at {table}",

@@ -37,7 +37,17 @@ class Ruling(models.Model):
     IN_FORCE = (Status.STANDING, Status.APPEALED, Status.UPHELD)
     DEFAULT_RULE = {Kind.OVERCALL: "R17", Kind.CONTRACT_ERROR: "R18", Kind.OTHER: ""}
 
-    deal = models.ForeignKey("scoring.Deal", on_delete=models.CASCADE, related_name="rulings")
+    # A ruling outlives its deal: deleting the deal withdraws the ruling (its own audit entry) and
+    # keeps it, with the set it was made in and the deal's number (`deal_number`).
+    deal = models.ForeignKey(
+        "scoring.Deal", on_delete=models.SET_NULL, null=True, blank=True, related_name="rulings"
+    )
+    game_set = models.ForeignKey(
+        "scoring.GameSet", on_delete=models.CASCADE, null=True, blank=True, related_name="rulings"
+    )
+    deal_number = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The deal's number, kept once the deal is deleted."
+    )
     entry = models.ForeignKey("scoring.Entry", on_delete=models.PROTECT, related_name="rulings")
     kind = models.CharField(max_length=20, choices=Kind.choices)
     # The points this ruling adds to the player's deal score (undoubled, R14).
@@ -67,11 +77,25 @@ class Ruling(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} — {self.entry} in deal {self.deal.number}"
+        return f"{self.get_kind_display()} — {self.entry} in deal {self.number_of_deal}"
 
     @property
     def in_force(self) -> bool:
         return self.status in self.IN_FORCE
+
+    @property
+    def deal_deleted(self) -> bool:
+        return self.deal_id is None
+
+    @property
+    def number_of_deal(self) -> int | None:
+        """The number of the deal ruled on, kept once that deal is deleted."""
+        return self.deal.number if self.deal_id is not None else self.deal_number
+
+    @property
+    def set_ruled(self):
+        """The set the ruling was made in (read through the deal while it exists: callers select it)."""
+        return self.deal.game_set if self.deal_id is not None else self.game_set
 
 
 class AppendOnlyError(RuntimeError):

@@ -29,11 +29,11 @@ def ruling_data(ruling: Ruling) -> dict[str, Any]:
     """What the log keeps of a ruling. Its place (round, table, deal, player) is written out so a
     table's history still finds the ruling once its deal is deleted or replaced by a sheet import
     (`audit.table_scope`); the caller loads the deal with its table and round."""
-    table = ruling.deal.game_set.table
+    table = ruling.set_ruled.table
     return {
         "round": table.round.number,
         "table": table.number,
-        "deal": ruling.deal.number,
+        "deal": ruling.number_of_deal,
         "player": ruling.entry.player.name,
         "kind": ruling.kind,
         "points": ruling.points,
@@ -61,6 +61,7 @@ def ruling_create(
 ) -> Ruling:
     ruling = Ruling(
         deal=deal,
+        game_set_id=deal.game_set_id,
         entry=entry,
         kind=kind,
         points=points,
@@ -71,7 +72,7 @@ def ruling_create(
     # The deal, the entry and the user are loaded rows the caller has just checked, and the database
     # enforces both their foreign keys and `ruling_other_has_points` (points come from `_kind_points` or
     # a sheet's other points, at least 1): re-checking them here cost five queries a ruling.
-    ruling.full_clean(exclude=["deal", "entry", "issued_by"], validate_constraints=False)
+    ruling.full_clean(exclude=["deal", "game_set", "entry", "issued_by"], validate_constraints=False)
     ruling.save()
     return ruling
 
@@ -161,7 +162,7 @@ def ruling_restore(*, game_set: GameSet, rulings: Sequence[ArchivedRuling], user
             unmatched += 1
             continue
         if ruling is None:
-            ruling = Ruling(deal=deal, entry=entries[name], kind=item.kind)
+            ruling = Ruling(deal=deal, game_set=game_set, entry=entries[name], kind=item.kind)
         ruling.points = item.points
         ruling.rule, ruling.reason, ruling.status = item.rule, item.reason, item.status
         ruling.appeal_reason, ruling.decision_reason = item.appeal_reason, item.decision_reason

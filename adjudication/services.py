@@ -134,7 +134,7 @@ def ruling_issue(
 
 def _locked_ruling(ruling: Ruling, expected_version: int | None) -> tuple[Ruling, GameSet]:
     """Lock the ruling's set, then the ruling: the order every service locks in (no deadlock)."""
-    set_id = Ruling.objects.filter(pk=ruling.pk).values_list("deal__game_set_id", flat=True).get()
+    set_id = Ruling.objects.filter(pk=ruling.pk).values_list("game_set_id", flat=True).get()
     game_set = locked_set(GameSet(pk=set_id))
     ruling = (
         Ruling.objects.select_for_update(of=("self",))
@@ -159,7 +159,7 @@ def ruling_appeal(*, ruling: Ruling, user, reason: str, expected_version: int | 
     ruling.appealed_at = timezone.now()
     ruling.version += 1
     ruling.save(update_fields=["status", "appeal_reason", "appealed_at", "version"])
-    event = ruling.deal.game_set.table.round.event
+    event = ruling.set_ruled.table.round.event
     touch_results(event.pk)
     ruling_log(
         ruling, "kalooki.ruling.appealed", event=event, user=user, before=before, reason=ruling.appeal_reason

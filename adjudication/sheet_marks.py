@@ -1,11 +1,16 @@
 """Rulings carried by a score sheet's marks: an over-call, a contract error or other points written
-on the sheet get a ruling in force; a mark removed by a correction withdraws its ruling.
+on the sheet get a ruling in force; a mark removed by a correction withdraws its ruling, and so does
+deleting the deal (the ruling is kept, withdrawn, with its set and the deal's number).
 
 Called by scoring's deal services (`deal_record`, `sheet_import`) inside their transaction; scores are
 not touched (the written score already holds the marks).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.db.models import OuterRef, Subquery
 
 from scoring.models import Deal, DealResult
 
@@ -18,6 +23,25 @@ SHEET_MARK = "Marked on the score sheet"
 def _withdraw(ruling: Ruling, *, user, event, reason: str) -> None:
     before = ruling_close(ruling, status=Ruling.Status.WITHDRAWN, user=user, reason=reason)
     ruling_log(ruling, "kalooki.ruling.withdrawn", event=event, user=user, before=before, reason=reason)
+
+
+def rulings_withdraw_with_deals(*, deals: Sequence[Deal], user, event, reason: str) -> int:
+    """Before `deals` are deleted: every ruling in force on them is withdrawn with an audit entry of
+    its own (an appealed one too: there is no deal left to decide it on), and every ruling on them
+    keeps its set and its deal's number, so its page and the table's history still show it. Scores
+    are not touched (the deal goes). Returns how many were withdrawn. Runs in the caller's transaction.
+    """
+    if not deals:
+        return 0
+    numbers = Deal.objects.filter(pk=OuterRef("deal_id")).values("number")[:1]
+    Ruling.objects.filter(deal__in=deals).update(deal_number=Subquery(numbers))
+    withdrawn = 0
+    for ruling in Ruling.objects.filter(deal__in=deals, status__in=Ruling.IN_FORCE).select_related(
+        "entry__player", "deal__game_set__table__round"
+    ):
+        _withdraw(ruling, user=user, event=event, reason=reason)
+        withdrawn += 1
+    return withdrawn
 
 
 def _issue_from_sheet(*, deal, entry, kind, points, reason, user, event) -> None:

@@ -43,10 +43,14 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 def _ruling(event: Event, ruling_id: int) -> Ruling:
     return get_object_or_404(
         Ruling.objects.select_related(
-            "deal__game_set__table__round", "entry__player", "issued_by", "decided_by"
+            "deal__game_set__table__round",
+            "game_set__table__round",
+            "entry__player",
+            "issued_by",
+            "decided_by",
         ),
         pk=ruling_id,
-        deal__game_set__table__round__event=event,
+        game_set__table__round__event=event,
     )
 
 
@@ -70,8 +74,9 @@ def _table_rulings_url(event: Event, game_set: GameSet) -> str:
 def rulings(request, event: Event):
     """Every ruling of the event, appeals waiting for a decision first; ?status= narrows the list."""
     status = request.GET.get("status", "")
-    rows = Ruling.objects.filter(deal__game_set__table__round__event=event).select_related(
-        "deal__game_set__table__round", "entry__player"
+    # A ruling whose deal was deleted (withdrawn) is listed with the set it was made in.
+    rows = Ruling.objects.filter(game_set__table__round__event=event).select_related(
+        "deal", "game_set__table__round", "entry__player"
     )
     if status in Ruling.Status.values:
         rows = rows.filter(status=status)
@@ -79,9 +84,9 @@ def rulings(request, event: Event):
         rows,
         key=lambda r: (
             r.status != Ruling.Status.APPEALED,
-            r.deal.game_set.table.round.number,
-            r.deal.game_set.table.number,
-            r.deal.sequence,
+            r.game_set.table.round.number,
+            r.game_set.table.number,
+            r.deal.sequence if r.deal_id else 0,
             r.issued_at,
         ),
     )
@@ -164,8 +169,8 @@ def table_rulings(request, event: Event, number: int, table: int):
                 "deals": list(Deal.objects.filter(game_set=game_set).order_by("sequence")),
                 "deal": deal,
                 "form": form,
-                "rulings": Ruling.objects.filter(deal__game_set=game_set)
-                .select_related("deal", "entry__player")
+                "rulings": Ruling.objects.filter(game_set=game_set)
+                .select_related("deal", "game_set__table__round", "entry__player")
                 .order_by("deal__sequence", "issued_at", "pk"),
             },
             status=status,
@@ -208,8 +213,8 @@ def _ruling_page(request, event, item, *, appeal=None, decide=None, status=200):
         {
             "event": event,
             "ruling": item,
-            "round": item.deal.game_set.table.round,
-            "table": item.deal.game_set.table,
+            "round": item.set_ruled.table.round,
+            "table": item.set_ruled.table,
             "history": with_changes(history_for(item).select_related("user")),
             # A public page: directors by their display names (`shown_name`), never their usernames.
             "issued_by": shown_name(item.issued_by),

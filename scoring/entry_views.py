@@ -431,7 +431,7 @@ def deal_delete(request, event: Event, number: int, table: int, sequence: int):
         call=lambda data: services.deal_delete(
             deal=deal, user=request.user, expected_version=data["version"], reason=data["reason"]
         ),
-        done=lambda _findings: f"Deal {deal.number} deleted; later deals moved up.",
+        done=lambda deletion: deletion.describe(),
     )
 
 

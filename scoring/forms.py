@@ -307,8 +307,11 @@ class ReopenForm(VersionedForm):
 
 
 class DeleteDealForm(VersionedForm):
+    """Deleting a deal is confirmed and says why (the audit log keeps the reason and the deal)."""
+
     id_prefix = "delete"
-    reason = forms.CharField(label="Why delete this deal?", required=False, max_length=500)
+    reason = forms.CharField(label="Why delete this deal?", max_length=500)
+    confirm = forms.BooleanField(label="Yes, delete this deal (rulings on it are withdrawn)")
 
 
 class LaydownForm(AlertsMixin, forms.Form):

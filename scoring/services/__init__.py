@@ -17,7 +17,7 @@ inside it import each other directly.
 """
 
 from .accounts import account_delete, account_save
-from .deals import DealOutcome, deal_delete, deal_record
+from .deals import DealDeletion, DealOutcome, deal_delete, deal_record
 from .entries import entry_add, entry_reinstate, entry_withdraw
 from .events import (
     EDITABLE_EVENT_FIELDS,
@@ -42,6 +42,7 @@ __all__ = [
     "FROZEN_EVENT_FIELDS",
     "SEASON_FIELDS",
     "CsvImportReport",
+    "DealDeletion",
     "DealOutcome",
     "DrawRecord",
     "ManualTable",

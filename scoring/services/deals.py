@@ -220,26 +220,69 @@ def deal_record(
     return DealOutcome(deal=saved, created=current is None, findings=findings)
 
 
+@dataclass(frozen=True)
+class DealDeletion:
+    """What `deal_delete` did: the deal's number, whether it was void, the numbers of the deals played
+    after it (they keep their numbers), the rulings on it withdrawn, the deal the form offers next
+    (the lowest not yet scored) and the set's findings now."""
+
+    number: int
+    void: bool
+    later: tuple[int, ...]
+    withdrawn: int
+    next_number: int | None
+    findings: list[Finding]
+
+    def describe(self) -> str:
+        """What happened, in the director's words (nothing moved but the playing order closing up)."""
+        if self.void:
+            text = f"Void deal {self.number} deleted."
+        else:
+            text = f"Deal {self.number} deleted: it is due again."
+        if self.later:
+            numbers = ", ".join(str(number) for number in self.later)
+            text += f" The deals played after it ({numbers}) keep their numbers."
+        if self.withdrawn:
+            text += f" {self.withdrawn} ruling{'s' if self.withdrawn != 1 else ''} on it withdrawn."
+        if self.next_number is not None:
+            text += f" Next to enter: deal {self.next_number}."
+        return text
+
+
 @transaction.atomic
-def deal_delete(*, deal: Deal, user, expected_version: int | None = None, reason: str = "") -> list:
-    """Delete a deal (and its results and rulings); later deals move up. Returns the findings."""
+def deal_delete(*, deal: Deal, user, reason: str, expected_version: int | None = None) -> DealDeletion:
+    """Delete a deal and its results, for a reason (audited with the deal's values); rulings on it are
+    withdrawn, each with its own audit entry, and kept. The deals played after it keep their numbers
+    (their places in playing order close up); the deleted number is due again (`next_deal_number`)
+    and, re-entered, takes its number's place in playing order (`deal_record`)."""
     game_set = locked_set(deal.game_set)
     if game_set.is_verified:
         raise SetLocked(game_set)
-    current = next((row for row in deals_of(game_set) if row.pk == deal.pk), None)
+    reason = (reason or "").strip()
+    if not reason:
+        raise field_errors({"reason": "Say why the deal is deleted."})
+    deals = deals_of(game_set)
+    current = next((row for row in deals if row.pk == deal.pk), None)
     if current is None:
         raise ValidationError("That deal has already been deleted.")
     check_version(current, expected_version, what=f"deal {current.number}")
+    event = game_set.table.round.event
     seats = seats_of(game_set)
     before = deal_audit_data(current, seats)
+    what = f"{'void ' if current.void else ''}deal {current.number}"
+    withdrawn = sheet_marks.rulings_withdraw_with_deals(
+        deals=[current], user=user, event=event, reason=f"{what.capitalize()} deleted: {reason}"
+    )
     sequence = current.sequence
+    later = tuple(row.number for row in deals if row.sequence > sequence)
     current.delete()
     # Keep playing order dense; one row at a time so the unique (set, sequence) never clashes.
-    for later in Deal.objects.filter(game_set=game_set, sequence__gt=sequence).order_by("sequence"):
-        Deal.objects.filter(pk=later.pk).update(sequence=later.sequence - 1)
-    findings = set_changed(game_set, user, f"deal {before['deal']} deleted")
+    for row in deals:
+        if row.sequence > sequence:
+            Deal.objects.filter(pk=row.pk).update(sequence=row.sequence - 1)
+    findings = set_changed(game_set, user, f"{what} deleted")
     audit_record(
-        event=game_set.table.round.event,
+        event=event,
         action="kalooki.deal.deleted",
         user=user,
         obj=game_set,
@@ -247,4 +290,12 @@ def deal_delete(*, deal: Deal, user, expected_version: int | None = None, reason
         after=None,
         reason=reason,
     )
-    return findings
+    left = [(row.number, row.void) for row in deals if row.pk != current.pk]
+    return DealDeletion(
+        number=before["deal"],
+        void=bool(before.get("void")),
+        later=later,
+        withdrawn=withdrawn,
+        next_number=next_deal_number(left),
+        findings=findings,
+    )

@@ -269,6 +269,13 @@ def sheet_import(
     if sheet.rules != rules:
         raise field_errors({"rules": "the sheet's rules differ from the event's"})
     before = sheet_for_set(game_set)
+    # The rulings on the deals replaced are withdrawn and kept (the new sheet's marks bring their own).
+    sheet_marks.rulings_withdraw_with_deals(
+        deals=list(Deal.objects.filter(game_set=game_set)),
+        user=user,
+        event=event,
+        reason=f"Sheet imported: {reason}" if reason else "Sheet imported over its deals",
+    )
     Deal.objects.filter(game_set=game_set).delete()
     if sheet.first_dealer in names:
         game_set.table.first_dealer = names.index(sheet.first_dealer) + 1

@@ -202,7 +202,7 @@ def test_every_service_write_reaches_the_log(
     )
     step(
         "kalooki.deal.deleted",
-        lambda: services.deal_delete(deal=game_set.deals.get(sequence=1), user=director),
+        lambda: services.deal_delete(deal=game_set.deals.get(sequence=1), user=director, reason="Twice"),
     )
     step(
         "kalooki.set.imported",
@@ -259,10 +259,12 @@ def test_a_tables_history_keeps_its_rulings_once_their_deal_is_gone(
     place = {key: issued.after[key] for key in ("round", "table", "deal", "player")}
     assert place == {"round": 1, "table": 1, "deal": 2, "player": "Cy"}
     if gone == "deal deleted":
-        services.deal_delete(deal=deal, user=director)
+        services.deal_delete(deal=deal, user=director, reason="Entered twice")
     else:
         services.sheet_import(game_set=played, user=director, data=example_sheet)
-    assert not Ruling.objects.filter(pk=ruling.pk).exists()
+    # The ruling is withdrawn, not deleted: it keeps its set and its deal's number.
+    ruling.refresh_from_db()
+    assert (ruling.status, ruling.deal_id, ruling.deal_number) == (Ruling.Status.WITHDRAWN, None, 2)
     assert issued in history_for_table(played)
     page = client.get(reverse("adjudication:table_history", args=[played.table.round.event.slug, 1, 1]))
     assert b"Slow play" in page.content

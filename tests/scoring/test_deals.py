@@ -155,10 +155,13 @@ def test_a_void_deal_is_replayed_with_the_same_number(game_set, director, exampl
     assert [d.void for d in Deal.objects.filter(game_set=game_set)] == [True, False]
 
 
-def test_deal_delete_moves_later_deals_up(game_set, director, example_sheet):
+def test_deal_delete_closes_up_playing_order_and_later_deals_keep_their_numbers(
+    game_set, director, example_sheet
+):
     deals = [_record(game_set, director, data).deal for data in example_sheet["deals"][:3]]
-    services.deal_delete(deal=deals[0], user=director, reason="entered at the wrong table")
+    deletion = services.deal_delete(deal=deals[0], user=director, reason="entered at the wrong table")
     assert list(Deal.objects.filter(game_set=game_set).values_list("sequence", "number")) == [(1, 2), (2, 3)]
+    assert (deletion.number, deletion.later, deletion.next_number) == (1, (2, 3), 1)
     assert AuditEntry.objects.get(action="kalooki.deal.deleted").before["deal"] == 1
 
 
@@ -169,7 +172,7 @@ def test_a_verified_set_is_locked(game_set, director, example_sheet):
     with pytest.raises(services.SetLocked):
         _record(game_set, director, example_sheet["deals"][8], deal=deal)
     with pytest.raises(services.SetLocked):
-        services.deal_delete(deal=deal, user=director)
+        services.deal_delete(deal=deal, user=director, reason="wrong table")
 
 
 def test_every_change_moves_the_results_stamp(game_set, director, example_sheet, event):

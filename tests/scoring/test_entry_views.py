@@ -440,9 +440,12 @@ def test_a_stale_verify_is_refused(as_director, game_set, example_sheet):
 # --- deleting, rulings, lay-downs ---------------------------------------------------------------
 
 
-def test_deleting_a_deal_moves_later_deals_up(as_director, game_set, example_sheet):
+def test_deleting_a_deal_closes_up_playing_order(as_director, game_set, example_sheet):
     record_all(game_set, None, example_sheet, upto=2)
-    response = as_director.post(table_url(game_set, "direct_deal_delete", sequence=1), {"version": "1"})
+    response = as_director.post(
+        table_url(game_set, "direct_deal_delete", sequence=1),
+        {"version": "1", "reason": "wrong table", "confirm": "on"},
+    )
     assert response.status_code == 302
     assert list(Deal.objects.filter(game_set=game_set).values_list("sequence", "number")) == [(1, 2)]
 
