@@ -30,6 +30,7 @@ from .forms import (
     LaydownForm,
     PlayersImportForm,
     ReopenForm,
+    RoundCreateForm,
     RoundSeatForm,
     SheetImportForm,
     SubstituteForm,
@@ -173,6 +174,7 @@ def _dashboard_page(request, event: Event, *, status: int = 200, **forms: Any) -
         },
         "entry_form": EntryAddForm(),
         "organiser": is_organiser(request.user),
+        "next_round_number": max((row.number for row in rounds), default=0) + 1,
     }
     seat_form = forms.pop("seat_form", None)
     if seat_form is not None:
@@ -194,8 +196,15 @@ def dashboard(request, event: Event):
 @director_required
 @require_POST
 def round_create(request, event: Event):
-    rnd = services.round_create(event=event, user=request.user)
-    messages.success(request, f"Round {rnd.number} added: seat it to draw its tables.")
+    """Add the round the page offered (its number posted): a second click is refused with a message."""
+    form = RoundCreateForm(request.POST)
+    number = form.cleaned_data["number"] if form.is_valid() else None
+    try:
+        rnd = services.round_create(event=event, user=request.user, number=number)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(request, f"Round {rnd.number} added: seat it to draw its tables.")
     return redirect("scoring:direct", slug=event.slug)
 
 
@@ -204,16 +213,26 @@ def round_create(request, event: Event):
 def round_seat(request, event: Event, number: int):
     rnd = get_object_or_404(Round, event=event, number=number)
     form = RoundSeatForm(request.POST)
+
+    def call(data):
+        try:
+            return services.round_seat(
+                round=rnd,
+                user=request.user,
+                seed=data["seed"],
+                method=data["method"] or None,
+                keep_clubs_apart=data["keep_clubs_apart"],
+                confirm_open=data["confirm_open"],
+            )
+        except services.OpenRoundsNotConfirmed:
+            # The message names the open tables; the box to confirm them appears beside it.
+            form.ask_confirmation()
+            raise
+
     return post_form(
         request,
         form,
-        call=lambda data: services.round_seat(
-            round=rnd,
-            user=request.user,
-            seed=data["seed"],
-            method=data["method"] or None,
-            keep_clubs_apart=data["keep_clubs_apart"],
-        ),
+        call=call,
         done=lambda seated: (
             f"Round {seated.number} seated ({seated.get_method_display()}, seed {seated.seed})."
         ),

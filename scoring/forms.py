@@ -344,6 +344,24 @@ class RoundSeatForm(AlertsMixin, forms.Form):
     )
     seed = forms.IntegerField(label="Seed (blank: draw one)", required=False, min_value=0, max_value=2**62)
     keep_clubs_apart = forms.BooleanField(label="Keep players of one club apart", required=False)
+    # Shown once the service has named the earlier rounds' open tables (OpenRoundsNotConfirmed).
+    confirm_open = forms.BooleanField(
+        label="Seat from the standings as they are, with those tables still open", required=False
+    )
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["confirm_open"].widget = forms.HiddenInput()
+
+    def ask_confirmation(self) -> None:
+        """Show the confirmation box (after the service named the open tables)."""
+        self.fields["confirm_open"].widget = forms.CheckboxInput()
+
+
+class RoundCreateForm(AlertsMixin, forms.Form):
+    """The number of the round the page offers to add: a second click adds nothing."""
+
+    number = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1, max_value=32767)
 
 
 class EntryAddForm(AlertsMixin, forms.Form):

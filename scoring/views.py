@@ -308,7 +308,7 @@ class EventView(StandingsView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         # Counts only, summed in the database.
-        context["rounds"] = selectors.round_summaries(self.event)
+        context["rounds"] = selectors.round_summaries(self.event, seated_only=True)
         return context
 
 
@@ -316,7 +316,10 @@ class EventView(StandingsView):
 
 
 def round_for(event: Event, number: int) -> Round:
-    return get_object_or_404(Round, event=event, number=number)
+    """A public round: seated (a round added but not seated yet is a 404 to the public)."""
+    return get_object_or_404(
+        Round.objects.filter(tables__isnull=False).distinct(), event=event, number=number
+    )
 
 
 class RoundView(PublicTableView):
@@ -462,7 +465,7 @@ def projector_view(request, slug: str):
     table still in play in every round; refreshes itself (a 304 when nothing changed)."""
     event = event_for(request, slug)
     wanted = round_param(request, event)  # ?round=N: that round's tables only
-    rounds = selectors.round_summaries(event)
+    rounds = selectors.round_summaries(event, seated_only=True)
     in_play = selectors.tables_in_play(event)
     playing = [
         {

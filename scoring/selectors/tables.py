@@ -83,8 +83,9 @@ def event_in_play(event: Event) -> bool:
 
 
 def event_round_numbers(event: Event) -> list[int]:
-    """The event's round numbers, in order (shares the navigation's query)."""
-    return [number for number, _ in event_rounds(event)]
+    """The numbers of the event's rounds the public sees, in order: the seated ones (a round added
+    but not seated yet is the director's alone). Shares the navigation's query."""
+    return [number for number, seated in event_rounds(event) if seated]
 
 
 def round_seating(round: Round) -> list[dict[str, Any]]:
@@ -205,8 +206,9 @@ def round_tables_status(round: Round, *, players: bool = True) -> RoundStatus:
     return _round_status(round, _table_rows(Table.objects.filter(round=round), seats).get(round.pk, []))
 
 
-def round_summaries(event: Event) -> list[RoundSummary]:
-    """Each round's table counts, summed in the database (event page, projector). One query."""
+def round_summaries(event: Event, *, seated_only: bool = False) -> list[RoundSummary]:
+    """Each round's table counts, summed in the database (event page, projector). One query.
+    `seated_only`: the rounds the public sees (a round not seated yet is left out)."""
     tables = Table.objects.filter(round=OuterRef("pk")).order_by()
 
     def count(of: QuerySet[Table]) -> Coalesce:
@@ -221,6 +223,8 @@ def round_summaries(event: Event) -> list[RoundSummary]:
         )
         .order_by("number")
     )
+    if seated_only:
+        rounds = rounds.filter(Exists(Table.objects.filter(round=OuterRef("pk"))))
     return [
         RoundSummary(
             round=rnd,

@@ -33,7 +33,15 @@ from .guards import SetLocked, StaleEdit
 from .imports import CsvImportReport, RejectedRow, players_import_csv, sheet_import
 from .players import player_add, player_delete, player_merge, player_update
 from .ratings import ratings_current, ratings_recompute
-from .rounds import DrawRecord, ManualTable, round_create, round_seat, round_seat_manual, seat_substitute
+from .rounds import (
+    DrawRecord,
+    ManualTable,
+    OpenRoundsNotConfirmed,
+    round_create,
+    round_seat,
+    round_seat_manual,
+    seat_substitute,
+)
 from .seasons import SEASON_FIELDS, season_create, season_update
 from .sets import set_reopen, set_verify
 
@@ -46,6 +54,7 @@ __all__ = [
     "DealOutcome",
     "DrawRecord",
     "ManualTable",
+    "OpenRoundsNotConfirmed",
     "RejectedRow",
     "SetLocked",
     "StaleEdit",

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
@@ -22,14 +22,29 @@ from ..selectors import knockout_qualifiers, standings_for_event
 from .guards import SetLocked, check_version, describe_set, locked_set, set_changed, touch_results
 
 
+def _round_taken(number: int) -> ValidationError:
+    return ValidationError(
+        f"Round {number} has already been added (perhaps by a second click): nothing was added."
+    )
+
+
 @transaction.atomic
 def round_create(*, event: Event, user, number: int | None = None) -> Round:
-    """Add the next round (or round `number`) to an event, not yet seated."""
+    """Add the next round (or round `number`, the one the director's page offered) to an event, not yet
+    seated. The event's row is locked, so two clicks at once add one round; the second, naming the
+    same number, is refused with a message (and a clash the lock cannot prevent is the same message)."""
+    Event.objects.select_for_update().filter(pk=event.pk).values_list("pk", flat=True).get()
     if number is None:
         number = (Round.objects.filter(event=event).aggregate(n=Max("number"))["n"] or 0) + 1
+    elif Round.objects.filter(event=event, number=number).exists():
+        raise _round_taken(number)
     rnd = Round(event=event, number=number)
-    rnd.full_clean()
-    rnd.save()
+    rnd.full_clean(validate_unique=False, validate_constraints=False)
+    try:
+        with transaction.atomic():
+            rnd.save()
+    except IntegrityError:
+        raise _round_taken(number) from None
     audit_record(
         event=event,
         action="kalooki.round.created",
@@ -102,6 +117,40 @@ def _seating_order(rnd: Round, method: str, rng) -> list[Entry]:
     return ranked + unranked
 
 
+class OpenRoundsNotConfirmed(ValidationError):
+    """Seating by standings while an earlier round has a seated table not verified: the standings are
+    partial, so the director must confirm (`confirm_open=True`). `open_tables`: {round: [tables]}."""
+
+    def __init__(self, number: int, open_tables: dict[int, list[int]]) -> None:
+        self.open_tables = open_tables
+        super().__init__(
+            f"Round {number} would be seated from partial standings: {describe_open(open_tables)} "
+            "not verified yet. Confirm to seat it anyway (the log records it), or verify those first."
+        )
+
+
+def describe_open(open_tables: dict[int, list[int]]) -> str:
+    """ "round 2: tables 3, 4; round 3: table 1"."""
+    return "; ".join(
+        f"round {number}: table{'s' if len(tables) > 1 else ''} {', '.join(map(str, tables))}"
+        for number, tables in open_tables.items()
+    )
+
+
+def open_tables_before(rnd: Round) -> dict[int, list[int]]:
+    """The seated tables of earlier rounds whose set is not verified, by round. One query."""
+    rows = (
+        GameSet.objects.filter(table__round__event_id=rnd.event_id, table__round__number__lt=rnd.number)
+        .exclude(status=GameSet.Status.VERIFIED)
+        .order_by("table__round__number", "table__number")
+        .values_list("table__round__number", "table__number")
+    )
+    open_tables: dict[int, list[int]] = {}
+    for number, table in rows:
+        open_tables.setdefault(number, []).append(table)
+    return open_tables
+
+
 @transaction.atomic
 def round_seat(
     *,
@@ -111,6 +160,7 @@ def round_seat(
     method: str | None = None,
     keep_clubs_apart: bool | None = None,
     reason: str = "",
+    confirm_open: bool = False,
 ) -> Round:
     """Draw the round's tables, seats and first dealers (replacing a draw without results).
 
@@ -119,6 +169,9 @@ def round_seat(
     players give the same draw. Table size comes from the ruleset; the last tables take one more or
     one fewer player when the count does not divide. Withdrawn players are skipped and late entries
     included; `keep_clubs_apart` swaps players between nearby tables to separate clubs.
+
+    By standings while an earlier round has a table not verified, OpenRoundsNotConfirmed names those
+    tables unless `confirm_open`; then the audit entry records the tables that were open.
     """
     rnd = Round.objects.select_for_update(of=("self",)).select_related("event").get(pk=round.pk)
     event = rnd.event
@@ -133,6 +186,14 @@ def round_seat(
             method = Round.Method.KNOCKOUT if event.is_knockout else Round.Method.STANDINGS
     if method not in {Round.Method.RANDOM, Round.Method.STANDINGS, Round.Method.KNOCKOUT}:
         raise field_errors({"method": f"Unknown seating method {method!r}."})
+    confirmed: dict[int, list[int]] = {}
+    if method == Round.Method.STANDINGS:
+        confirmed = open_tables_before(rnd)
+        if confirmed and not confirm_open:
+            raise OpenRoundsNotConfirmed(rnd.number, confirmed)
+        if confirmed:
+            note = f"Seated by standings, confirmed with {describe_open(confirmed)} not verified"
+            reason = f"{note}. {reason}".strip() if reason else note
     if keep_clubs_apart is None:
         keep_clubs_apart = rnd.keep_clubs_apart
     if seed is None:
@@ -161,6 +222,7 @@ def round_seat(
         method=method,
         keep_clubs_apart=keep_clubs_apart,
         reason=reason,
+        confirmed_open=confirmed,
     )
     return rnd
 
@@ -174,8 +236,10 @@ def _write_tables(
     method: str,
     keep_clubs_apart: bool,
     reason: str,
+    confirmed_open: dict[int, list[int]] | None = None,
 ) -> None:
-    """Replace the round's tables with (number, entry ids clockwise, first dealer seat); audited."""
+    """Replace the round's tables with (number, entry ids clockwise, first dealer seat); audited, with
+    the earlier rounds' tables still open when the director confirmed seating over them."""
     before = _seating_data(rnd)
     Table.objects.filter(round=rnd).delete()
     # In bulk: a round of 256 tables is three inserts, not 768 (the round was just locked and read).
@@ -204,6 +268,15 @@ def _write_tables(
             "method": method,
             "keep_clubs_apart": keep_clubs_apart,
             "tables": _seating_data(rnd),
+            **(
+                {
+                    "confirmed_open_tables": [
+                        {"round": number, "tables": tables} for number, tables in confirmed_open.items()
+                    ]
+                }
+                if confirmed_open
+                else {}
+            ),
         },
         reason=reason,
     )

@@ -27,7 +27,8 @@ def event_nav(context):
     if event is None or getattr(event, "pk", None) is None:
         return {"event": None}
     rounds = event_rounds(event)
-    numbers = [number for number, _ in rounds]
+    # A round added but not seated yet is not public.
+    numbers = [number for number, is_seated in rounds if is_seated]
     current_number = getattr(context.get("round"), "number", None)
     seated = [number for number, is_seated in rounds if is_seated]
     # "Where do I sit?" follows the round on screen, else the latest seated round.
