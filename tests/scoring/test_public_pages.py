@@ -339,9 +339,11 @@ def test_seating_filters_by_name_without_javascript(client, world):
     assert "1 player matches" in html
 
 
-def test_seating_of_an_unseated_round_says_so(client, world, director):
+def test_a_round_not_seated_yet_is_not_public(client, world, director):
+    # Issue 10: a round added but not seated is the director's alone until it is seated.
     services.round_create(event=world["event"], user=director)
-    assert "not seated yet" in page(client, url("seating", world["event"], number=2))
+    assert client.get(url("seating", world["event"], number=2)).status_code == 404
+    assert client.get(url("round", world["event"], number=2)).status_code == 404
 
 
 NOT_FOUND = [
@@ -402,7 +404,8 @@ def test_where_do_i_sit_links_the_latest_seated_round(client, world, director):
     services.round_create(event=world["event"], user=director)
     html = page(client, url("standings", world["event"]))
     assert re.search(r'href="/e/test-open/r/1/seating/"[^>]*>Where do I sit\?', html)
-    assert 'href="/e/test-open/r/2/"' in html
+    # The round added but not seated yet is not in the navigation.
+    assert 'href="/e/test-open/r/2/"' not in html
 
 
 def test_knockout_standings_show_the_round_reached(client, make_event, director, make_table, play_set):
