@@ -15,6 +15,7 @@ from django.core.management import call_command
 from adjudication.engine.laydown import check_laydown, parse_laydown
 from adjudication.engine.rules import RuleSet
 from scoring import services
+from scoring.sheets import sheet_for_set
 from tests.scoring.test_entry_views import form_data, record_all, table_url, text
 
 FURTHER_MELDS = [
@@ -57,35 +58,30 @@ def test_the_entry_pages_checker_says_valid_as_another_order(as_director, game_s
     assert "R6" in html and "JK 5H 6H JK" in html
 
 
-def deal_six_contract_error() -> dict:
+@pytest.fixture
+def five_deals(game_set, director, example_sheet):
+    return record_all(game_set, director, example_sheet, upto=5)
+
+
+@pytest.fixture
+def deal_six(example_sheet) -> dict:
     """The issue's deal 6: Cy ruled for a contract error, marked opened, holding 5♣ 6♣ 7♣ (0 calls:
-    unopened, V4 wants 13 cards)."""
-    deal = json.loads(json.dumps(_example_deal_six))
-    deal["dealer"] = "Bob"
+    unopened, V4 wants 13 cards); written totals left out."""
+    deal = copy.deepcopy(example_sheet["deals"][5]) | {"dealer": "Bob"}
+    for line in deal["results"].values():
+        line.pop("total", None)
     deal["results"]["Cy"] = {"calls": 0, "contract_error": True, "opened": True, "hand": "5C 6C 7C"}
     return deal
 
 
-_example_deal_six: dict = {}
-
-
-@pytest.fixture
-def five_deals(game_set, director, example_sheet):
-    _example_deal_six.clear()
-    _example_deal_six.update(copy.deepcopy(example_sheet["deals"][5]))
-    for line in _example_deal_six["results"].values():
-        line.pop("total", None)
-    return record_all(game_set, director, example_sheet, upto=5)
-
-
-def test_the_live_check_reports_a_contract_error_player_marked_opened(as_director, five_deals):
-    data = form_data(deal_six_contract_error(), set_version=five_deals.version)
+def test_the_live_check_reports_a_contract_error_player_marked_opened(as_director, five_deals, deal_six):
+    data = form_data(deal_six, set_version=five_deals.version)
     html = text(as_director.post(table_url(five_deals, "direct_validate"), data))
     assert "CONTRACT_ERROR_OPENED" in html and "HAND_SIZE" in html and "R18" in html
 
 
-def test_the_saved_page_shows_contract_error_opened_beside_hand_size(as_director, five_deals):
-    data = form_data(deal_six_contract_error(), set_version=five_deals.version)
+def test_the_saved_page_shows_contract_error_opened_beside_hand_size(as_director, five_deals, deal_six):
+    data = form_data(deal_six, set_version=five_deals.version)
     html = text(as_director.post(table_url(five_deals), data, follow=True))
     assert "saved as a draft" in html
     assert "CONTRACT_ERROR_OPENED" in html and "HAND_SIZE" in html
@@ -94,11 +90,9 @@ def test_the_saved_page_shows_contract_error_opened_beside_hand_size(as_director
 
 
 def test_the_validator_command_reports_both_defects_for_the_deal_six_example(
-    tmp_path, director, five_deals
+    tmp_path, director, five_deals, deal_six
 ):
-    services.deal_record(game_set=five_deals, user=director, data=deal_six_contract_error())
-    from scoring.sheets import sheet_for_set
-
+    services.deal_record(game_set=five_deals, user=director, data=deal_six)
     path = tmp_path / "sheet.json"
     path.write_text(json.dumps(sheet_for_set(five_deals)), encoding="utf-8")
     out = StringIO()

@@ -29,11 +29,6 @@ def doubled_by_ann(number: int, *, ann_total: int = 0, others=(40, 40, 60), deal
     }
 
 
-def posted(deal: dict, **kwargs) -> dict[str, str]:
-    data = form_data(deal, **kwargs)
-    return data
-
-
 def entry_for(data: dict[str, str]) -> DealEntry:
     entry = DealEntry(data, players=FOUR)
     assert entry.is_valid(), entry.deal.errors
@@ -44,14 +39,14 @@ def entry_for(data: dict[str, str]) -> DealEntry:
 
 
 def test_the_winners_line_of_typed_zeros_is_a_result_of_the_form():
-    results = entry_for(posted(doubled_by_ann(1)))
+    results = entry_for(form_data(doubled_by_ann(1)))
     assert results.as_deal_data()["results"]["Ann"] == {"calls": 0, "penalty": 0, "total": 0}
 
 
 def test_a_line_of_typed_zeros_is_a_result_before_the_winner_is_chosen():
     # The director has typed Ann's zeros but not yet who went out: the line is still a result.
     deal = doubled_by_ann(1) | {"out": ""}
-    data = entry_for(posted(deal)).as_deal_data()
+    data = entry_for(form_data(deal)).as_deal_data()
     assert data["results"]["Ann"] == {"calls": 0, "penalty": 0, "total": 0}
 
 
@@ -86,7 +81,7 @@ def test_a_winner_of_every_deal_so_far_saves_a_line_of_zeros(as_director, game_s
             for line in deal["results"].values():
                 line.pop("total")
             deal["results"]["Ann"].pop("penalty")
-        response = as_director.post(table_url(game_set), posted(deal, set_version=number), follow=True)
+        response = as_director.post(table_url(game_set), form_data(deal, set_version=number), follow=True)
         html = text(response)
         assert response.status_code == 200
         assert "MISSING_RESULT" not in html and "has no result" not in html
@@ -100,9 +95,9 @@ def test_a_winner_of_every_deal_so_far_saves_a_line_of_zeros(as_director, game_s
 @pytest.mark.parametrize("mode", ["totals", "fast"])
 def test_the_live_check_takes_the_winners_zeros_as_a_result(as_director, game_set, mode):
     choose_mode(as_director, game_set, mode)
-    as_director.post(table_url(game_set), posted(doubled_by_ann(1)))
+    as_director.post(table_url(game_set), form_data(doubled_by_ann(1)))
     response = as_director.post(
-        table_url(game_set, "direct_validate"), posted(doubled_by_ann(2, dealer="Bob"), set_version=2)
+        table_url(game_set, "direct_validate"), form_data(doubled_by_ann(2, dealer="Bob"), set_version=2)
     )
     html = text(response)
     assert response.status_code == 200
@@ -112,10 +107,10 @@ def test_the_live_check_takes_the_winners_zeros_as_a_result(as_director, game_se
 def test_typed_zeros_without_a_winner_are_checked_as_a_result_not_missing(as_director, game_set):
     # Who went out is not given yet: the deal has no winner (V1), but Ann's zeros are on the sheet.
     deal = doubled_by_ann(1) | {"out": ""}
-    html = text(as_director.post(table_url(game_set, "direct_validate"), posted(deal)))
+    html = text(as_director.post(table_url(game_set, "direct_validate"), form_data(deal)))
     assert "NO_WINNER" in html
     assert "MISSING_RESULT" not in html and "has no result" not in html
-    response = as_director.post(table_url(game_set), posted(deal), follow=True)
+    response = as_director.post(table_url(game_set), form_data(deal), follow=True)
     assert "MISSING_RESULT" not in text(response)
     assert DealResult.objects.filter(entry__player__name="Ann", penalty=0, calls=0).exists()
 
@@ -125,6 +120,6 @@ def test_typed_zeros_for_a_player_who_did_not_go_out_are_a_wrong_score_not_a_mis
 ):
     deal = doubled_by_ann(1)
     deal["results"]["Bob"] = {"calls": 0, "penalty": 0, "total": 0}
-    html = text(as_director.post(table_url(game_set, "direct_validate"), posted(deal)))
+    html = text(as_director.post(table_url(game_set, "direct_validate"), form_data(deal)))
     assert "NONWINNER_ZERO" in html
     assert "MISSING_RESULT" not in html
