@@ -237,7 +237,10 @@ def test_every_service_write_reaches_the_log(
         ),
     )
     round2 = services.round_create(event=event, user=director)
-    step("kalooki.round.seated", lambda: services.round_seat(round=round2, user=director, seed=1))
+    step(
+        "kalooki.round.seated",
+        lambda: services.round_seat(round=round2, user=director, seed=1, confirm_open=True),
+    )
     step(
         "kalooki.event.imported",
         lambda: event_import(data=event_export(event=event), user=director, slug=event.slug, replace=True),
