@@ -238,6 +238,13 @@ class Round(models.Model):
     method = models.CharField(max_length=20, choices=Method.choices, blank=True)
     keep_clubs_apart = models.BooleanField(default=False)
     seated_at = models.DateTimeField(null=True, blank=True)
+    # Set once, when the last seated table's set is verified (scoring.services.closing): the official
+    # standings count rounds 1…N while every one of them is closed. A set reopened later does not
+    # reopen the round; it still counts, "being corrected", until verified again.
+    closed_at = models.DateTimeField(null=True, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -249,6 +256,10 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} round {self.number}"
+
+    @property
+    def is_closed(self) -> bool:
+        return self.closed_at is not None
 
 
 class Table(models.Model):

@@ -201,10 +201,12 @@ def play_set():
     """play_set(game_set, deals, verified=True): write deals straight to the tables (no services).
 
     `deals`: a list of (out, doubled, {name: penalty}) for deals 1, 2, …; for selector tests that
-    need exact totals without going through the validator.
+    need exact totals without going through the validator. A verified set whose round then has every
+    seated table verified closes the round, as `set_verify` does (through the closing service).
     """
     from django.utils import timezone
 
+    from scoring import services
     from scoring.models import Deal, DealResult, Entry, GameSet
 
     def play(game_set, deals, *, verified=True):
@@ -229,6 +231,7 @@ def play_set():
             GameSet.objects.filter(pk=game_set.pk).update(
                 status=GameSet.Status.VERIFIED, verified_at=timezone.now()
             )
+            services.round_close_if_complete(round=game_set.table.round, user=None, cause="test")
         game_set.refresh_from_db()
         return game_set
 

@@ -4,7 +4,9 @@ Each function runs a fixed number of queries whatever the event size (aggregates
 Python pass). Screens get frozen rows (`SetPage`, `PlayerHistory`, `RoundStatus` …); the standings and
 the seating are plain dict rows in the spec's JSON shape, shared by tables2, exports, PDFs and commands.
 
-- `standings`: the standings as data, knock-out qualifiers
+- `standings`: the standings as data (three views), knock-out qualifiers
+- `standings_scope`: what a standings view counts and says (closed rounds, open rounds' progress,
+  sets being corrected)
 - `set_page`: one table's nine-deal grid and the live check of an unsaved deal
 - `players`: one player's sets, deals, rulings and running totals
 - `tables`: each round's tables and how far they are; where everyone sits
@@ -14,7 +16,15 @@ Selectors never import services. The adjudication reads (audit log, rulings) are
 
 from .players import PlayerHistory, player_history
 from .set_page import DealPreview, SetPage, deal_preview, set_grid
-from .standings import KNOCKOUT_FIELDS, STANDINGS_FIELDS, knockout_qualifiers, standings_for_event
+from .standings import (
+    KNOCKOUT_FIELDS,
+    STANDINGS_FIELDS,
+    Standings,
+    knockout_qualifiers,
+    standings,
+    standings_for_event,
+)
+from .standings_scope import CorrectedSet, RoundProgress, StandingsScope, standings_scope
 from .tables import (
     RoundStatus,
     RoundSummary,
@@ -34,9 +44,13 @@ __all__ = [
     "STANDINGS_FIELDS",
     "DealPreview",
     "PlayerHistory",
+    "CorrectedSet",
+    "RoundProgress",
     "RoundStatus",
     "RoundSummary",
     "SetPage",
+    "Standings",
+    "StandingsScope",
     "TableStatus",
     "Worklist",
     "deal_preview",
@@ -49,6 +63,8 @@ __all__ = [
     "round_summaries",
     "round_tables_status",
     "set_grid",
+    "standings",
     "standings_for_event",
+    "standings_scope",
     "tables_in_play",
 ]

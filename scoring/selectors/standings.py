@@ -1,15 +1,19 @@
 """The standings as data (SCORESHEET.md "Standings as data"): each player's figures summed in SQL over
-the counted sets, ranked by the event's tie-break chain; the knock-out qualifiers of a round.
+the counted sets, ranked by more counted sets first, then the event's tie-break chain; the knock-out
+qualifiers of a round.
 
-Rows are plain dicts in the spec's JSON shape: the pages (django-tables2), the exports, the PDFs and
-the `standings` command share them. Official results count verified sets only; `provisional=True`
-adds the sets still in play.
+Rows are plain dicts in the spec's JSON shape: the pages (django-tables2), the exports, the PDFs, the
+projector and the `standings` command share them, with the view's scope (`standings_scope`: which
+rounds count, how far each open round is, which sets are being corrected). Three views: official, all
+rounds (the closed rounds 1…N); official, one round (its verified sets, and a reopened set when the
+round has closed); provisional (every set with a scored deal).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any
 
@@ -19,6 +23,7 @@ from django.db.models import Count, F, Max, Q, Sum
 from adjudication.engine.rules import DEALS_PER_SET
 
 from ..models import TIEBREAKS, Deal, DealResult, Entry, Event, GameSet, Player, Round, Table
+from .standings_scope import StandingsScope, standings_scope
 
 STANDINGS_FIELDS = (
     "place",
@@ -27,6 +32,7 @@ STANDINGS_FIELDS = (
     "club",
     "total",
     "sets",
+    "deals",
     "sets_won",
     "deals_won",
     "doubled_outs",
@@ -134,10 +140,17 @@ def rank(rows: list[dict[str, Any]], key) -> list[dict[str, Any]]:
     return rows
 
 
-def _standings_sql(*, round_number: int | None, provisional: bool, knockout: bool) -> tuple[str, list[Any]]:
-    """One statement giving each player's standings figures over the counted sets (its first
-    parameter: the event's id). Columns: player_id, name, club, entry_id, `_STATS` over every counted
-    set and, for a knock-out event, the last round reached and `_STATS` over that round's sets alone.
+def _standings_sql(
+    *, event_id: int, after_round: int | None, round_number: int | None, provisional: bool, knockout: bool
+) -> tuple[str, list[Any]]:
+    """One statement (and its parameters) giving each player's standings figures over the counted
+    sets of the event. Columns: player_id, name, club, entry_id, `_STATS` over every counted
+    set, whether one of them is being corrected and, for a knock-out event, the last round reached and
+    `_STATS` over that round's sets alone.
+
+    Counted: official, all rounds — the sets of rounds 1…`after_round` (all closed) that are verified
+    or reopened for a correction; official, one round — that round's verified sets, and a reopened
+    one when the round has closed; provisional — every set with a scored deal.
 
     `scored` is the only pass over the results (one row per counted result); `per_set` sums them per
     (set, player), grouped by two integer columns. `sets` finds each set's lowest total and whether
@@ -153,11 +166,19 @@ def _standings_sql(*, round_number: int | None, provisional: bool, knockout: boo
     def col(alias: str, model, name: str) -> str:
         return f"{alias}.{quote(model._meta.get_field(name).column)}"
 
+    verified = f"{col('g', GameSet, 'status')} = %s"
+    closed = f"{col('ro', Round, 'closed_at')} IS NOT NULL"
+    reopened = f"{closed} AND {col('g', GameSet, 'corrected_after_verification')}"
     where = [f"{col('ro', Round, 'event')} = %s", f"NOT {col('d', Deal, 'void')}"]
-    params: list[Any] = []
+    # The `correcting` column's status test comes first in the statement, then the WHERE clause's.
+    params: list[Any] = [GameSet.Status.VERIFIED, event_id]
     if not provisional:
-        where.append(f"{col('g', GameSet, 'status')} = %s")
+        # A closed round stays closed: its reopened set counts with its entries as they stand.
+        where.append(f"({verified} OR ({reopened}))")
         params.append(GameSet.Status.VERIFIED)
+        if round_number is None:
+            where.append(f"{col('ro', Round, 'number')} <= %s")
+            params.append(after_round or 0)
     if round_number is not None:
         where.append(f"{col('ro', Round, 'number')} = %s")
         params.append(round_number)
@@ -171,30 +192,31 @@ def _standings_sql(*, round_number: int | None, provisional: bool, knockout: boo
             return f"CASE WHEN j.round = x.reached THEN {value} ELSE 0 END" if only_last else value
 
         return (
-            f"SUM({of('j.total')}), SUM({of('1')}), SUM({of('j.set_won')}), SUM({of('j.won')}), "
-            f"SUM({of('j.doubled')}), MAX({of('j.worst')})"
+            f"SUM({of('j.total')}), SUM({of('1')}), SUM({of('j.deals')}), SUM({of('j.set_won')}), "
+            f"SUM({of('j.won')}), SUM({of('j.doubled')}), MAX({of('j.worst')})"
         )
 
     if knockout:
         players = f"""
         reached AS (SELECT entry_id, MAX(round) AS reached FROM judged GROUP BY entry_id),
         players AS (
-            SELECT j.entry_id, {figures()}, MAX(x.reached), {figures(only_last=True)}
+            SELECT j.entry_id, {figures()}, MAX(j.correcting), MAX(x.reached), {figures(only_last=True)}
             FROM judged j JOIN reached x ON x.entry_id = j.entry_id
             GROUP BY j.entry_id
         )"""
     else:
         players = f"""
-        players AS (SELECT j.entry_id, {figures()} FROM judged j GROUP BY j.entry_id)"""
+        players AS (SELECT j.entry_id, {figures()}, MAX(j.correcting) FROM judged j GROUP BY j.entry_id)"""
     sql = f"""
         WITH per_set AS (
             SELECT set_id, entry_id, SUM(penalty) AS total, MAX(penalty) AS worst, COUNT(*) AS deals,
-                   SUM(won) AS won, SUM(doubled) AS doubled
+                   SUM(won) AS won, SUM(doubled) AS doubled, MAX(correcting) AS correcting
             FROM (
                 SELECT {col("d", Deal, "game_set")} AS set_id, {col("r", DealResult, "entry")} AS entry_id,
                        {col("r", DealResult, "penalty")} AS penalty,
                        CASE WHEN {went_out} THEN 1 ELSE 0 END AS won,
-                       CASE WHEN {went_out} AND {col("d", Deal, "doubled")} THEN 1 ELSE 0 END AS doubled
+                       CASE WHEN {went_out} AND {col("d", Deal, "doubled")} THEN 1 ELSE 0 END AS doubled,
+                       CASE WHEN {closed} AND NOT {verified} THEN 1 ELSE 0 END AS correcting
                 FROM {table(DealResult)} r
                 JOIN {table(Deal)} d ON d.id = {col("r", DealResult, "deal")}
                 JOIN {table(GameSet)} g ON g.id = {col("d", Deal, "game_set")}
@@ -215,7 +237,7 @@ def _standings_sql(*, round_number: int | None, provisional: bool, knockout: boo
             GROUP BY s.set_id, {col("g", GameSet, "status")}, {col("ro", Round, "number")}
         ),
         judged AS (
-            SELECT s.entry_id, s.total, s.worst, s.won, s.doubled, x.round,
+            SELECT s.entry_id, s.total, s.worst, s.deals, s.won, s.doubled, s.correcting, x.round,
                    CASE WHEN x.complete = 1 AND s.total = x.lowest THEN 1 ELSE 0 END AS set_won
             FROM per_set s JOIN sets x ON x.set_id = s.set_id
         ),{players}
@@ -227,7 +249,87 @@ def _standings_sql(*, round_number: int | None, provisional: bool, knockout: boo
     return sql, [*params, GameSet.Status.VERIFIED, DEALS_PER_SET]
 
 
-_STATS = ("total", "sets", "sets_won", "deals_won", "doubled_outs", "worst_deal")
+_STATS = ("total", "sets", "deals", "sets_won", "deals_won", "doubled_outs", "worst_deal")
+_SETS = _STATS.index("sets")
+# After the figures: whether a counted set is being corrected; knock-out: the round reached, then
+# the figures of that round alone.
+_CORRECTING = len(_STATS)
+_REACHED = _CORRECTING + 1
+
+
+@dataclass(frozen=True)
+class Standings:
+    """A standings view: what it counts and says (`scope`) and its rows, best first."""
+
+    scope: StandingsScope
+    rows: list[dict[str, Any]]
+
+
+def standings(
+    event: Event,
+    *,
+    round_number: int | None = None,
+    provisional: bool = False,
+    with_ids: bool = False,
+) -> Standings:
+    """A standings view of the event, as in SCORESHEET.md "Standings as data". Two queries (the
+    scope's, the figures'); one when the official view has no round complete yet.
+
+    Rows: place, shared, player, club, total, sets, deals, sets_won, deals_won, doubled_outs,
+    worst_deal (keys in that order). Official, all rounds (the default): the sets of rounds 1…N, every
+    one of them closed; `round_number`: that round's verified sets (a closed round's reopened set too);
+    `provisional`: every set with a scored deal, of the round when `round_number` is given. Players
+    with no counted set are left out. Order: more counted sets first (a late entrant, a withdrawn or
+    absent player ranks after everyone with more), then the event's tie-break chain; players neither
+    can separate share the place (1, 1, 3) and are listed by name.
+
+    Knock-out events add `round_reached` (the last round with a counted set) and `round_total` (the
+    total in that round) and rank by round reached first, then by that round's sets alone — so the
+    final table decides the champion. `with_ids` adds entry_id, player_id and `being_corrected` (a
+    counted set of the player's is a closed round's set reopened for a correction).
+
+    Everything is summed in the database (`_standings_sql`); Python only ranks one row per player.
+    """
+    scope = standings_scope(event, round_number=round_number, provisional=provisional)
+    if scope.lists_no_one:
+        return Standings(scope=scope, rows=[])
+    knockout = event.is_knockout
+    sql, params = _standings_sql(
+        event_id=event.pk,
+        after_round=scope.after_round,
+        round_number=round_number,
+        provisional=provisional,
+        knockout=knockout,
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        fetched = cursor.fetchall()
+    # Each tie-break's column among the figures, negated when more is better (smaller sorts first).
+    picks = [(_STATS.index(name), 1 if TIEBREAKS[name] else -1) for name in event.tiebreaks or TIEBREAKS]
+    ranked = []
+    for player_id, name, club, entry_id, *figures in fetched:
+        numbers = [int(value) for value in figures]  # PostgreSQL sums bigints as numeric
+        if knockout:
+            last = numbers[_REACHED + 1 :]
+            key = (-numbers[_REACHED], -last[_SETS], *(sign * last[column] for column, sign in picks))
+        else:
+            key = (-numbers[_SETS], *(sign * numbers[column] for column, sign in picks))
+        ranked.append(((key, name.casefold(), name), club, numbers, entry_id, player_id))
+    # Ties on the whole key are listed by name (each sort key is unique: names are, per event).
+    ranked.sort(key=itemgetter(0))
+    rows = []
+    for ((_, _, name), club, numbers, entry_id, player_id), (place, shared) in zip(
+        ranked, _places([item[0][0] for item in ranked]), strict=True
+    ):
+        row = {"place": place, "shared": shared, "player": name, "club": club}
+        row.update(zip(_STATS, numbers, strict=False))
+        if knockout:
+            row["round_reached"], row["round_total"] = numbers[_REACHED], numbers[_REACHED + 1]
+        if with_ids:
+            row["entry_id"], row["player_id"] = entry_id, player_id
+            row["being_corrected"] = bool(numbers[_CORRECTING])
+        rows.append(row)
+    return Standings(scope=scope, rows=rows)
 
 
 def standings_for_event(
@@ -237,49 +339,8 @@ def standings_for_event(
     provisional: bool = False,
     with_ids: bool = False,
 ) -> list[dict[str, Any]]:
-    """The standings, best first, as in SCORESHEET.md "Standings as data". One query.
-
-    Rows: place, shared, player, club, total, sets, sets_won, deals_won, doubled_outs, worst_deal
-    (keys in that order). Official = verified sets; `provisional` adds sets in play; `round_number`
-    counts that round alone. Players with no counted set are left out. Order: the event's tie-break
-    chain; players it cannot separate share the place (1, 1, 3) and are listed by name.
-
-    Knock-out events add `round_reached` (the last round with a counted set) and `round_total` (the
-    total in that round) and rank by round reached first, then by the chain applied to that round's
-    sets alone — so the final table decides the champion. `with_ids` adds entry_id and player_id.
-
-    Everything is summed in the database (`_standings_sql`); Python only ranks one row per player.
-    """
-    knockout = event.is_knockout
-    sql, params = _standings_sql(round_number=round_number, provisional=provisional, knockout=knockout)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [event.pk, *params])
-        fetched = cursor.fetchall()
-    # Each tie-break's column among the figures, negated when more is better (smaller sorts first).
-    picks = [(_STATS.index(name), 1 if TIEBREAKS[name] else -1) for name in event.tiebreaks or TIEBREAKS]
-    ranked = []
-    for player_id, name, club, entry_id, *figures in fetched:
-        numbers = [int(value) for value in figures]  # PostgreSQL sums bigints as numeric
-        if knockout:
-            last = numbers[7:]
-            key = (-numbers[6], *(sign * last[column] for column, sign in picks))
-        else:
-            key = tuple(sign * numbers[column] for column, sign in picks)
-        ranked.append(((key, name.casefold(), name), club, numbers, entry_id, player_id))
-    # Ties on the whole chain are listed by name (each sort key is unique: names are, per event).
-    ranked.sort(key=itemgetter(0))
-    rows = []
-    for ((_, _, name), club, numbers, entry_id, player_id), (place, shared) in zip(
-        ranked, _places([item[0][0] for item in ranked]), strict=True
-    ):
-        row = {"place": place, "shared": shared, "player": name, "club": club}
-        row.update(zip(_STATS, numbers, strict=False))
-        if knockout:
-            row["round_reached"], row["round_total"] = numbers[6], numbers[7]
-        if with_ids:
-            row["entry_id"], row["player_id"] = entry_id, player_id
-        rows.append(row)
-    return rows
+    """The rows of `standings(...)` alone (two queries)."""
+    return standings(event, round_number=round_number, provisional=provisional, with_ids=with_ids).rows
 
 
 def knockout_qualifiers(event: Event, *, round_number: int) -> list[int]:

@@ -7,7 +7,8 @@ changed what and when), validates with `full_clean()` and writes one audit entry
 
 - `guards`: errors, the version check, the set lock, marking a change (shared by every write)
 - `events` (create, change, clone, organisers, delete one made by mistake), `entries`, `rounds` (and
-  seating, substitutes), `deals`, `sets` (verify, reopen), `imports` (a CSV of players, a whole sheet),
+  seating, substitutes), `deals`, `sets` (verify, reopen), `closing` (a round
+  closes with its last verified table), `imports` (a CSV of players, a whole sheet),
   `players` (the admin's add, rename, delete; merging two records of one person), `accounts` (the
   admin's account changes, staff above all), `seasons`, `ratings` (the stored rating lists, computed
   again when the results change)
@@ -17,6 +18,7 @@ inside it import each other directly.
 """
 
 from .accounts import account_delete, account_save
+from .closing import round_close, round_close_if_complete
 from .deals import DealDeletion, DealOutcome, deal_delete, deal_record
 from .entries import entry_add, entry_reinstate, entry_withdraw
 from .events import (
@@ -75,6 +77,8 @@ __all__ = [
     "player_delete",
     "player_merge",
     "player_update",
+    "round_close",
+    "round_close_if_complete",
     "players_import_csv",
     "ratings_current",
     "ratings_recompute",

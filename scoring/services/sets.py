@@ -1,4 +1,5 @@
-"""Sets: verify (so they count officially), reopen a verified set for correction."""
+"""Sets: verify (so they count officially; the last of a round closes it), reopen a verified set for
+correction."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from adjudication.engine.rules import DEALS_PER_SET
 from ..errors import field_errors
 from ..models import Deal, GameSet
 from ..sheets import findings_for_set
+from .closing import round_close_if_complete
 from .guards import check_version, describe_set, locked_set, sentence, set_changed
 
 
@@ -85,12 +87,18 @@ def set_verify(
         },
         reason=game_set.override_reason,
     )
+    # The round's last seated table verified: the round closes, in this transaction.
+    table = game_set.table
+    round_close_if_complete(round=table.round, user=user, cause=f"table {table.number} verified")
     return game_set
 
 
 @transaction.atomic
 def set_reopen(*, game_set: GameSet, user, reason: str, expected_version: int | None = None) -> GameSet:
-    """Unlock a verified set for correction: needs a reason; marks it corrected after verification."""
+    """Unlock a verified set for correction: needs a reason; marks it corrected after verification.
+
+    A closed round stays closed: the set still counts, with its entries as they stand, and the
+    standings mark it "being corrected" until it is verified again."""
     game_set = locked_set(game_set)
     what = describe_set(game_set)
     check_version(game_set, expected_version, what=what)

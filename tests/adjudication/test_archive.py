@@ -99,8 +99,11 @@ def test_the_example_archive_imports(archive):
     statuses = dict(GameSet.objects.filter(table__round__event=event).values_list("table__number", "status"))
     assert statuses == {1: "verified", 2: "in_play"}
     assert sheets(event)[(1, 1)] == archive["rounds"][0]["tables"][0]["sheet"]
-    # Official standings count the verified table only.
-    assert sorted(row["player"] for row in standings_for_event(event)) == ["Ann", "Bob", "Cy", "Dee"]
+    # Round 1 is open (table 2 in play): the official standings list no one yet, round 1's count the
+    # verified table only.
+    assert standings_for_event(event) == []
+    round_one = standings_for_event(event, round_number=1)
+    assert sorted(row["player"] for row in round_one) == ["Ann", "Bob", "Cy", "Dee"]
     assert AuditEntry.objects.filter(event=event, action="kalooki.event.imported").count() == 1
 
 

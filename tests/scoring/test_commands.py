@@ -34,6 +34,7 @@ def test_standings_json_is_the_standings_data(scored):
         "club": "",
         "total": 0,
         "sets": 1,
+        "deals": 9,
         "sets_won": 1,
         "deals_won": 9,
         "doubled_outs": 1,
@@ -54,19 +55,22 @@ def test_standings_csv_has_the_same_columns_and_lowercase_booleans(scored):
         "club",
         "total",
         "sets",
+        "deals",
         "sets_won",
         "deals_won",
         "doubled_outs",
         "worst_deal",
     ]
-    assert rows[3] == ["3", "true", "Cy", "", "45", "1", "0", "0", "0", "5"]
+    assert rows[3] == ["3", "true", "Cy", "", "45", "1", "9", "0", "0", "0", "5"]
     assert rows[1][1] == "false"
 
 
 def test_standings_text_marks_shared_places(scored):
     text = run("standings", "test-open")
-    assert "official" in text
+    assert "Official standings after round 1" in text
     assert any(line.startswith("3=") and "Cy" in line for line in text.splitlines())
+    heads = text.splitlines()[1].split()
+    assert heads == ["Place", "Player", "Club", "Total", "Sets", "Thru", "Won", "Outs", "Doubled", "Worst"]
 
 
 def test_standings_round_and_provisional_options(scored):

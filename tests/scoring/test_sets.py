@@ -81,7 +81,12 @@ def test_reopen_needs_a_reason_and_is_shown(played, director, event):
     played.refresh_from_db()
     assert played.status == GameSet.Status.IN_PLAY
     assert played.corrected_after_verification
-    assert standings_for_event(event) == []
+    # Its round closed when it was verified and stays closed: the set still counts as it stands.
+    played.table.round.refresh_from_db()
+    assert played.table.round.is_closed
+    rows = standings_for_event(event, with_ids=True)
+    assert len(rows) == 4
+    assert all(row["being_corrected"] for row in rows)
     assert AuditEntry.objects.get(action="kalooki.set.reopened").reason == "Bob's deal 3 misread"
 
 

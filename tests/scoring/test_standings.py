@@ -21,6 +21,7 @@ def test_rows_have_the_spec_fields_in_order(event, game_set, play_set, nine_deal
         "club": "",
         "total": 10,
         "sets": 1,
+        "deals": 9,
         "sets_won": 1,
         "deals_won": 9,
         "doubled_outs": 2,
@@ -144,16 +145,34 @@ def test_knockout_ranks_by_round_reached_then_the_final_table(
     assert _row(rows, "A")["round_total"] == 20
 
 
-def test_standings_take_one_query_whatever_the_event_size(
-    event, round1, game_set, make_table, play_set, nine_deals, django_assert_num_queries
+@pytest.mark.parametrize(
+    ("view", "queries"),
+    [
+        ({}, 2),
+        ({"round_number": 1}, 2),
+        ({"provisional": True}, 2),
+        ({"round_number": 1, "provisional": True}, 2),
+    ],
+)
+def test_standings_take_a_fixed_number_of_queries_whatever_the_event_size(
+    event, round1, game_set, make_table, play_set, nine_deals, django_assert_num_queries, view, queries
 ):
+    # Each view: the scope (the event's tables) and the figures, at one table and at six.
     play_set(game_set, nine_deals({"Ann": 10, "Bob": 20, "Cy": 30, "Dee": 40}))
-    with django_assert_num_queries(1):
-        small = standings_for_event(event, provisional=True)
+    with django_assert_num_queries(queries):
+        small = standings_for_event(event, **view)
     for number in range(2, 7):
         names = [f"T{number}P{seat}" for seat in range(4)]
         play_set(make_table(round1, names), nine_deals(dict(zip(names, [1, 2, 3, 4], strict=True))))
-    with django_assert_num_queries(1):
-        large = standings_for_event(event, provisional=True)
+    with django_assert_num_queries(queries):
+        large = standings_for_event(event, **view)
     assert len(small) == 4
     assert len(large) == 24
+
+
+def test_no_round_complete_lists_no_one_in_one_query(
+    event, game_set, play_set, nine_deals, django_assert_num_queries
+):
+    play_set(game_set, nine_deals({"Ann": 10, "Bob": 20, "Cy": 30, "Dee": 40}), verified=False)
+    with django_assert_num_queries(1):
+        assert standings_for_event(event) == []

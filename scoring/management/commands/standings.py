@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from scoring.exports import spreadsheet_text
 from scoring.models import Event
-from scoring.selectors import KNOCKOUT_FIELDS, STANDINGS_FIELDS, standings_for_event
+from scoring.selectors import KNOCKOUT_FIELDS, STANDINGS_FIELDS, standings
 
 
 def _csv_value(value):
@@ -20,8 +20,10 @@ def _csv_value(value):
 
 class Command(BaseCommand):
     help = (
-        "Print an event's official standings (verified sets only), best first. "
-        "--provisional adds sets in play; --round N counts that round alone."
+        "Print an event's standings, best first: official, after the last of rounds 1…N that have all "
+        "closed; --round N: that round's verified sets; --provisional: every set with a scored deal "
+        "(if every table stopped now). JSON and CSV print the rows alone; what they count goes to "
+        "standard error."
     )
 
     def add_arguments(self, parser):
@@ -36,13 +38,17 @@ class Command(BaseCommand):
             raise CommandError(f"No event with the slug {slug!r}.")
         if round_number is not None and round_number < 1:
             raise CommandError("--round must be 1 or more.")
-        rows = standings_for_event(event, round_number=round_number, provisional=provisional)
+        view = standings(event, round_number=round_number, provisional=provisional)
+        rows = view.rows
+        if format == "text":
+            self._write_text(event, rows, scope=view.scope)
+            return
+        # JSON stays a list of rows and CSV a table: which view they hold is said beside them.
+        self.stderr.write(f"{event.name}: {view.scope.summary()}")
         if format == "json":
             self.stdout.write(json.dumps(rows, indent=2, ensure_ascii=False))
-        elif format == "csv":
-            self._write_csv(rows, knockout=event.is_knockout)
         else:
-            self._write_text(event, rows, round_number=round_number, provisional=provisional)
+            self._write_csv(rows, knockout=event.is_knockout)
 
     def _write_csv(self, rows, *, knockout):
         fields = KNOCKOUT_FIELDS if knockout else STANDINGS_FIELDS
@@ -52,15 +58,15 @@ class Command(BaseCommand):
         for row in rows:
             writer.writerow([_csv_value(row[name]) for name in fields])
 
-    def _write_text(self, event, rows, *, round_number, provisional):
-        scope = f"round {round_number}" if round_number else "all rounds"
-        kind = "provisional (sets in play included)" if provisional else "official (verified sets)"
-        self.stdout.write(f"{event.name} — standings, {scope}, {kind}")
+    def _write_text(self, event, rows, *, scope):
+        self.stdout.write(f"{event.name} — {scope.heading()}")
+        for note in scope.notes():
+            self.stdout.write(note[:1].upper() + note[1:])
         if not rows:
-            self.stdout.write("No counted sets yet.")
+            self.stdout.write("No one is listed yet." if scope.lists_no_one else "No counted sets yet.")
             return
         knockout = event.is_knockout
-        heads = ["Place", "Player", "Club", "Total", "Sets", "Won", "Deals", "Doubled", "Worst"]
+        heads = ["Place", "Player", "Club", "Total", "Sets", "Thru", "Won", "Outs", "Doubled", "Worst"]
         if knockout:
             heads.insert(1, "Round")
         lines = []
@@ -71,6 +77,7 @@ class Command(BaseCommand):
                 row["club"],
                 row["total"],
                 row["sets"],
+                row["deals"],
                 row["sets_won"],
                 row["deals_won"],
                 row["doubled_outs"],

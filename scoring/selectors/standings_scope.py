@@ -1,0 +1,177 @@
+"""What a standings view counts and how it says so (SCORESHEET.md "Standings as data").
+
+Three views: **official, all rounds** — rounds 1…N, where every seated round up to N has closed (its
+last seated table verified; `scoring.services.closing`); **official, one round** — that round's
+verified sets, closed or not; **provisional** — every set with a scored deal, "if every table
+stopped now". A round, once closed, stays closed: a set of it reopened for a correction keeps
+counting with its entries as they stand and is "being corrected" on every view until verified again.
+
+`standings_scope` reads the event's tables once (one query) and says which rounds count, how far each
+open round is and which sets are being corrected; pages, PDFs, the projector, the exports and the
+`standings` command print its words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..models import Event, GameSet, Table
+
+OFFICIAL = "official"
+ROUND = "round"
+PROVISIONAL = "provisional"
+
+
+@dataclass(frozen=True)
+class RoundProgress:
+    """A seated round: its tables, how many are verified, whether it has closed."""
+
+    number: int
+    tables: int
+    verified: int
+    closed: bool
+
+    @property
+    def words(self) -> str:
+        """'round 3: 2 of 4 tables verified', or 'round 3 closed'."""
+        if self.closed:
+            return f"round {self.number} closed"
+        return f"round {self.number}: {self.verified} of {self.tables} table{'s' if self.tables != 1 else ''} verified"
+
+
+@dataclass(frozen=True)
+class CorrectedSet:
+    """A set of a closed round reopened for a correction: it counts as it stands."""
+
+    round: int
+    table: int
+
+    @property
+    def words(self) -> str:
+        return f"round {self.round}, table {self.table}: being corrected"
+
+
+@dataclass(frozen=True)
+class StandingsScope:
+    """Which view the rows are, what they count, and how far each open round is.
+
+    `after_round`: official, all rounds — the N of "after round N" (None: no round complete yet, and
+    no one is listed). `rounds`: every seated round in order. `being_corrected`: the sets of closed
+    rounds that are reopened now, counted as they stand wherever their round counts.
+    """
+
+    view: str
+    round_number: int | None
+    after_round: int | None
+    rounds: tuple[RoundProgress, ...]
+    being_corrected: tuple[CorrectedSet, ...]
+
+    @property
+    def provisional(self) -> bool:
+        return self.view == PROVISIONAL
+
+    @property
+    def open_rounds(self) -> tuple[RoundProgress, ...]:
+        return tuple(row for row in self.rounds if not row.closed)
+
+    @property
+    def lists_no_one(self) -> bool:
+        """Official, all rounds, with no round complete: the view lists no one."""
+        return self.view == OFFICIAL and self.after_round is None
+
+    def heading(self) -> str:
+        """What the view is: 'Official standings after round 2', 'Official standings: no round
+        complete yet', 'Round 3 standings: verified sets', 'Provisional standings: if every table
+        stopped now'."""
+        if self.view == OFFICIAL:
+            if self.after_round is None:
+                return "Official standings: no round complete yet"
+            return f"Official standings after round {self.after_round}"
+        if self.view == ROUND:
+            return f"Round {self.round_number} standings: verified sets"
+        scope = f", round {self.round_number}" if self.round_number else ""
+        return f"Provisional standings{scope}: if every table stopped now"
+
+    def progress(self) -> list[str]:
+        """'round M: k of m tables verified' for each open round the view reads (the round view: its
+        round, closed or not)."""
+        if self.round_number is not None:
+            return [row.words for row in self.rounds if row.number == self.round_number]
+        return [row.words for row in self.open_rounds]
+
+    def corrections(self) -> list[str]:
+        """'round R, table T: being corrected' for each reopened set of a closed round the view counts."""
+        return [
+            row.words
+            for row in self.being_corrected
+            if self.round_number is None or row.round == self.round_number
+        ]
+
+    def notes(self) -> list[str]:
+        """The progress and the corrections, in that order."""
+        return [*self.progress(), *self.corrections()]
+
+    def summary(self) -> str:
+        """One line: the heading, then every note ('Official standings after round 2; round 3: 2 of 4
+        tables verified')."""
+        return "; ".join([self.heading(), *self.notes()])
+
+    def export_tag(self) -> str:
+        """A file name's part saying which view it holds: 'after-round-2', 'no-round-complete',
+        'round-3', 'provisional', 'provisional-round-3'."""
+        if self.view == OFFICIAL:
+            return f"after-round-{self.after_round}" if self.after_round else "no-round-complete"
+        if self.view == ROUND:
+            return f"round-{self.round_number}"
+        return f"provisional-round-{self.round_number}" if self.round_number else "provisional"
+
+
+def standings_scope(
+    event: Event, *, round_number: int | None = None, provisional: bool = False
+) -> StandingsScope:
+    """The scope of a standings view of `event`. One query (the event's tables; rounds with no seated
+    table are ignored)."""
+    rows = (
+        Table.objects.filter(round__event=event)
+        .order_by("round__number", "number")
+        .values_list(
+            "round__number",
+            "round__closed_at",
+            "number",
+            "game_set__status",
+            "game_set__corrected_after_verification",
+        )
+    )
+    counts: dict[int, list[int]] = {}
+    closed: dict[int, bool] = {}
+    corrected = []
+    for number, closed_at, table, status, was_corrected in rows:
+        tally = counts.setdefault(number, [0, 0])
+        tally[0] += 1
+        verified = status == GameSet.Status.VERIFIED
+        tally[1] += int(verified)
+        closed[number] = closed_at is not None
+        if closed_at is not None and status is not None and not verified and was_corrected:
+            corrected.append(CorrectedSet(round=number, table=table))
+    rounds = tuple(
+        RoundProgress(number=number, tables=tables, verified=verified, closed=closed[number])
+        for number, (tables, verified) in counts.items()
+    )
+    after = None
+    for row in rounds:
+        if not row.closed:
+            break
+        after = row.number
+    if provisional:
+        view = PROVISIONAL
+    elif round_number is not None:
+        view = ROUND
+    else:
+        view = OFFICIAL
+    return StandingsScope(
+        view=view,
+        round_number=round_number,
+        after_round=after,
+        rounds=rounds,
+        being_corrected=tuple(corrected),
+    )
