@@ -175,6 +175,10 @@ class StandingsSheet:
     rows: tuple[Mapping[str, Any], ...]
     knockout: bool = False
     totals: Mapping[str, int] = field(default_factory=dict)
+    # Which view it prints ("Official standings after round 2"), how far each open round is and the
+    # sets being corrected (`selectors.StandingsScope`).
+    heading: str = ""
+    notes: tuple[str, ...] = ()
 
     @property
     def title(self) -> str:
@@ -431,6 +435,8 @@ def standings_from_rows(
     round_number: int | None = None,
     provisional: bool = False,
     knockout: bool = False,
+    heading: str = "",
+    notes: Sequence[str] = (),
 ) -> StandingsSheet:
     totals = {key: sum(row.get(key) or 0 for row in rows) for key in TOTALLED}
     totals["players"] = len(rows)
@@ -441,6 +447,8 @@ def standings_from_rows(
         rows=tuple(rows),
         knockout=knockout,
         totals=totals,
+        heading=heading,
+        notes=tuple(note[:1].upper() + note[1:] for note in notes),
     )
 
 

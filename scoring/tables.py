@@ -75,13 +75,16 @@ class PlacesTable(RowsTable):
 
 
 class StandingsTable(PlacesTable):
-    """Event or round standings, best first; ties shown as shared places ("=1")."""
+    """Event or round standings, best first; ties shown as shared places ("=1"); a player whose
+    counted set is a closed round's set under correction is marked "being corrected"."""
 
     round_reached = tables.Column(verbose_name="Round reached", attrs=NUM)
     total = tables.Column(verbose_name="Total", attrs=NUM)
     sets = tables.Column(verbose_name="Sets", attrs=NUM)
+    # SCORESHEET.md's text columns: Thru for `deals` (how far each player is), Outs for `deals_won`.
+    deals = tables.Column(verbose_name="Thru", attrs=NUM)
     sets_won = tables.Column(verbose_name="Sets won", attrs=NUM)
-    deals_won = tables.Column(verbose_name="Deals won", attrs=NUM)
+    deals_won = tables.Column(verbose_name="Outs", attrs=NUM)
     doubled_outs = tables.Column(verbose_name="Doubled outs", attrs=NUM)
     worst_deal = tables.Column(verbose_name="Worst deal", attrs=NUM)
 

@@ -147,19 +147,18 @@ EXPORT_FORMATS = ("csv", "xlsx")
 MAX_PER_PAGE = 1000
 
 
-def cached_standings(event: Event, *, round_number: int | None, provisional: bool) -> list[dict]:
-    """The selector's standings rows, kept until the event's results stamp moves on."""
+def cached_standings(event: Event, *, round_number: int | None, provisional: bool) -> selectors.Standings:
+    """The selector's standings view (its scope and rows), kept until the event's results stamp moves
+    on (closing a round moves it too)."""
     key = (
-        f"kalooki:standings:{event.pk}:{event.results_stamp}:{event.version}:"
+        f"kalooki:standings:v2:{event.pk}:{event.results_stamp}:{event.version}:"
         f"{round_number or 0}:{int(provisional)}"
     )
-    rows = cache.get(key)
-    if rows is None:
-        rows = selectors.standings_for_event(
-            event, round_number=round_number, provisional=provisional, with_ids=True
-        )
-        cache.set(key, rows, STANDINGS_CACHE_SECONDS)
-    return rows
+    view = cache.get(key)
+    if view is None:
+        view = selectors.standings(event, round_number=round_number, provisional=provisional, with_ids=True)
+        cache.set(key, view, STANDINGS_CACHE_SECONDS)
+    return view
 
 
 def wants_provisional(request) -> bool:
@@ -236,7 +235,8 @@ class PublicTableView(TableExportView):
 
 
 class StandingsView(PublicTableView):
-    """Event or round standings: official (verified sets) or provisional (sets in play too)."""
+    """Event or round standings in one of the spec's three views: official after the closed rounds,
+    one round's verified sets, or provisional (every set with a scored deal); the page says which."""
 
     template_name = "scoring/standings.html"
     table_class = StandingsTable
@@ -244,23 +244,22 @@ class StandingsView(PublicTableView):
     def get(self, request, *args, **kwargs):
         self.round_number = round_param(request, self.event)
         self.provisional = wants_provisional(request)
+        self.view = cached_standings(self.event, round_number=self.round_number, provisional=self.provisional)
         return super().get(request, *args, **kwargs)
 
     @property
     def export_name(self):
-        return export_name(
-            self.event.slug,
-            f"round-{self.round_number}" if self.round_number else "",
-            "provisional-standings" if self.provisional else "standings",
-        )
+        # The file says which view it holds: standings-after-round-2, standings-round-3 …
+        return export_name(self.event.slug, "standings", self.view.scope.export_tag())
 
     def get_caption(self) -> str:
-        which = "Provisional" if self.provisional else "Official"
-        scope = f"round {self.round_number}" if self.round_number else "all rounds"
-        return f"{which} standings, {scope}"
+        return self.view.scope.heading()
+
+    def get_dataset_kwargs(self):
+        return {"title": self.view.scope.sheet_title()}
 
     def get_table_data(self):
-        return cached_standings(self.event, round_number=self.round_number, provisional=self.provisional)
+        return self.view.rows
 
     def get_table_kwargs(self):
         return super().get_table_kwargs() | {"event": self.event, "knockout": self.event.is_knockout}
@@ -296,6 +295,7 @@ class StandingsView(PublicTableView):
             provisional=self.provisional,
             round_number=self.round_number,
             switch=self.switch_links(),
+            scope=self.view.scope,
         )
         return context
 
@@ -425,7 +425,7 @@ def player_view(request, slug: str, entry_id: int):
     entry = get_object_or_404(Entry, pk=entry_id, event=event)
     history = selectors.player_history(event, entry)
     official = cached_standings(event, round_number=None, provisional=False)
-    standing = next((row for row in official if row.get("entry_id") == entry.pk), None)
+    standing = next((row for row in official.rows if row.get("entry_id") == entry.pk), None)
     return render(
         request,
         "scoring/player.html",
@@ -434,6 +434,7 @@ def player_view(request, slug: str, entry_id: int):
             "history": history,
             "entry": history.entry,
             "standing": standing,
+            "scope": official.scope,
             "chart": running_total_chart(history.chart),
         },
     )
@@ -481,7 +482,7 @@ def projector_view(request, slug: str):
         if row.seated and in_play.get(row.round.pk) and wanted in (None, row.number)
     ]
     provisional = wants_provisional(request)
-    rows = cached_standings(event, round_number=None, provisional=provisional)
+    view = cached_standings(event, round_number=None, provisional=provisional)
     return render(
         request,
         "scoring/projector.html",
@@ -490,7 +491,8 @@ def projector_view(request, slug: str):
             "rounds": rounds,
             "playing": playing,
             "provisional": provisional,
-            "rows": rows[:PROJECTOR_ROWS],
+            "scope": view.scope,
+            "rows": view.rows[:PROJECTOR_ROWS],
             "page_seconds": PROJECTOR_PAGE_SECONDS,
             "knockout": event.is_knockout,
         },

@@ -42,9 +42,9 @@ from .tables import (
 __all__ = [
     "KNOCKOUT_FIELDS",
     "STANDINGS_FIELDS",
+    "CorrectedSet",
     "DealPreview",
     "PlayerHistory",
-    "CorrectedSet",
     "RoundProgress",
     "RoundStatus",
     "RoundSummary",

@@ -29,7 +29,7 @@ from ..pdf_data import (
     seating_list,
     standings_from_rows,
 )
-from .standings import standings_for_event
+from .standings import standings
 from .tables import round_seating as seating_rows
 
 
@@ -241,12 +241,15 @@ def round_seating(round_) -> Seating:
 
 
 def standings_sheet(event, *, round_number: int | None = None, provisional: bool = False) -> StandingsSheet:
-    """The standings as printed: `standings.standings_for_event` (one query) and a totals row."""
-    rows = standings_for_event(event, round_number=round_number, provisional=provisional)
+    """The standings as printed: `standings.standings` (two queries) with the words saying which view
+    it is, and a totals row."""
+    view = standings(event, round_number=round_number, provisional=provisional, with_ids=True)
     return standings_from_rows(
         event=event_header(event),
-        rows=rows,
+        rows=view.rows,
         round_number=round_number,
         provisional=provisional,
         knockout=event.is_knockout,
+        heading=view.scope.heading(),
+        notes=view.scope.notes(),
     )

@@ -216,7 +216,7 @@ def _standings_sql(
                        {col("r", DealResult, "penalty")} AS penalty,
                        CASE WHEN {went_out} THEN 1 ELSE 0 END AS won,
                        CASE WHEN {went_out} AND {col("d", Deal, "doubled")} THEN 1 ELSE 0 END AS doubled,
-                       CASE WHEN {closed} AND NOT {verified} THEN 1 ELSE 0 END AS correcting
+                       CASE WHEN {reopened} AND NOT {verified} THEN 1 ELSE 0 END AS correcting
                 FROM {table(DealResult)} r
                 JOIN {table(Deal)} d ON d.id = {col("r", DealResult, "deal")}
                 JOIN {table(GameSet)} g ON g.id = {col("d", Deal, "game_set")}
@@ -273,7 +273,7 @@ def standings(
     with_ids: bool = False,
 ) -> Standings:
     """A standings view of the event, as in SCORESHEET.md "Standings as data". Two queries (the
-    scope's, the figures'); one when the official view has no round complete yet.
+    scope's, the figures'), whatever the event's size or state.
 
     Rows: place, shared, player, club, total, sets, deals, sets_won, deals_won, doubled_outs,
     worst_deal (keys in that order). Official, all rounds (the default): the sets of rounds 1…N, every
@@ -291,8 +291,6 @@ def standings(
     Everything is summed in the database (`_standings_sql`); Python only ranks one row per player.
     """
     scope = standings_scope(event, round_number=round_number, provisional=provisional)
-    if scope.lists_no_one:
-        return Standings(scope=scope, rows=[])
     knockout = event.is_knockout
     sql, params = _standings_sql(
         event_id=event.pk,

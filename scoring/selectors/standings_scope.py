@@ -36,7 +36,8 @@ class RoundProgress:
         """'round 3: 2 of 4 tables verified', or 'round 3 closed'."""
         if self.closed:
             return f"round {self.number} closed"
-        return f"round {self.number}: {self.verified} of {self.tables} table{'s' if self.tables != 1 else ''} verified"
+        tables = "table" if self.tables == 1 else "tables"
+        return f"round {self.number}: {self.verified} of {self.tables} {tables} verified"
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,24 @@ class StandingsScope:
             return f"Round {self.round_number} standings: verified sets"
         scope = f", round {self.round_number}" if self.round_number else ""
         return f"Provisional standings{scope}: if every table stopped now"
+
+    def label(self) -> str:
+        """The view in a few words, for a link or a button: 'official standings after round 2',
+        'official standings, round 3', 'provisional standings, all rounds'."""
+        if self.view == OFFICIAL:
+            if self.after_round is None:
+                return "official standings, no round complete yet"
+            return f"official standings after round {self.after_round}"
+        scope = f"round {self.round_number}" if self.round_number else "all rounds"
+        return f"{'provisional' if self.provisional else 'official'} standings, {scope}"
+
+    def sheet_title(self) -> str:
+        """A spreadsheet's sheet name (at most 31 characters): 'After round 2', 'Round 3 verified'."""
+        if self.view == OFFICIAL:
+            return f"After round {self.after_round}" if self.after_round else "No round complete yet"
+        if self.view == ROUND:
+            return f"Round {self.round_number} verified"
+        return f"Provisional round {self.round_number}" if self.round_number else "Provisional"
 
     def progress(self) -> list[str]:
         """'round M: k of m tables verified' for each open round the view reads (the round view: its

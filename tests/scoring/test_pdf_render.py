@@ -312,11 +312,11 @@ def test_standings_repeat_the_header_on_every_page_and_count_the_players_once(bi
     assert all("Place Player Club Total Sets" in text for text in texts)
     assert all(f"page {index} of {len(texts)}" in text for index, text in enumerate(texts, start=1))
     assert [("96 players" in text) for text in texts] == [False] * (len(texts) - 1) + [True]
-    assert re.search(r"^1 Player02 Ames 20 1 1 9 0 20$", texts[0], re.M)
+    assert re.search(r"^1 Player02 Ames 20 1 9 1 9 0 20$", texts[0], re.M)
     # Ann and Player10 Ames cannot be told apart (100 each, one set won, nine deals): a shared place.
     # (The standings' larger type puts fewer rows on a page: place 33 may open the second.)
-    assert re.search(r"^33= Ann 100 1 1 9 0 100$", "\n".join(texts), re.M)
-    assert re.search(r"^33= Player10 Ames 100 1 1 9 0 100$", "\n".join(texts), re.M)
+    assert re.search(r"^33= Ann 100 1 9 1 9 0 100$", "\n".join(texts), re.M)
+    assert re.search(r"^33= Player10 Ames 100 1 9 1 9 0 100$", "\n".join(texts), re.M)
     # Issue 11: no totals row (a sum of every player's total means nothing), the time it was printed.
     assert re.search(r"^96 players\.$", texts[-1], re.M)
     assert "Totals" not in "".join(texts)
@@ -328,7 +328,8 @@ def test_standings_repeat_the_header_on_every_page_and_count_the_players_once(bi
 def test_round_standings_say_which_round_and_whether_provisional(big_round, event):
     texts = page_texts(scoresheets.render_standings(event=event, round_number=1, provisional=True))
     assert "Round 1 standings (provisional)" in texts[0]
-    assert "Provisional: verified sets and sets still in play." in texts[0]
+    assert "Provisional standings, round 1: if every table stopped now" in texts[0]
+    assert "Provisional: every set with a scored deal, in play or verified" in texts[0]
 
 
 def test_knockout_standings_print_the_round_reached(make_event, director, make_table, play_set, nine_deals):
@@ -339,8 +340,8 @@ def test_knockout_standings_print_the_round_reached(make_event, director, make_t
     play_set(make_table(final, ["A", "B", "E", "F"]), nine_deals({"A": 20, "B": 30, "E": 40, "F": 50}))
     [text] = page_texts(scoresheets.render_standings(event=event))
     assert "Place Player Club Round reached Round total Total" in text
-    assert re.search(r"^1 A 2 20 25 2 2 18 0 20$", text, re.M)
-    assert re.search(r"^5 C 1 30 30 1 0 0 0 30$", text, re.M)
+    assert re.search(r"^1 A 2 20 25 2 18 2 18 0 20$", text, re.M)
+    assert re.search(r"^5 C 1 30 30 1 9 0 0 0 30$", text, re.M)
 
 
 def test_standings_with_no_counted_set_say_so(event, round1):

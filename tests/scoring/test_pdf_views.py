@@ -113,7 +113,7 @@ PUBLIC_PAGES = [
     ("table", {"number": 1, "table": 1}, "", [], TABLE_SHEETS),
     ("round", {"number": 1}, "", SEATING, ROUND_SHEETS),
     ("seating", {"number": 1}, "", SEATING, []),
-    ("standings", {}, "", ["Print official standings, all rounds (PDF)"], []),
+    ("standings", {}, "", ["Print official standings after round 1 (PDF)"], []),
     ("standings", {}, "?round=1&provisional=1", ["Print provisional standings, round 1 (PDF)"], []),
 ]
 DIRECTOR_PAGES = [

@@ -75,10 +75,10 @@ def test_the_home_page_lists_events_and_the_player_page_renders(client, world, m
 def test_official_standings_count_verified_sets_and_show_shared_places(client, world):
     rows = body_rows(page(client, url("standings", world["event"])))
     assert rows[:4] == [
-        "=1 Ann 100 1 1 9 0 100",
-        "=1 Eve 100 1 1 9 0 100",
-        "=3 Bob 150 1 0 0 0 150",
-        "=3 Fay 150 1 0 0 0 150",
+        "=1 Ann 100 1 9 1 9 0 100",
+        "=1 Eve 100 1 9 1 9 0 100",
+        "=3 Bob 150 1 9 0 0 0 150",
+        "=3 Fay 150 1 9 0 0 0 150",
     ]
     assert len(rows) == 8
     assert not any("Ivy" in row for row in rows)
@@ -87,7 +87,7 @@ def test_official_standings_count_verified_sets_and_show_shared_places(client, w
 def test_provisional_standings_add_the_sets_in_play(client, world):
     html = page(client, url("standings", world["event"]) + "?provisional=1")
     rows = body_rows(html)
-    assert rows[0] == "1 Ivy 10 1 0 4 0 10"
+    assert rows[0] == "1 Ivy 10 1 4 0 4 0 10"
     assert len(rows) == 12
     assert "Provisional" in html
 
@@ -99,7 +99,7 @@ def test_round_standings_count_that_round_alone(client, world, director, make_ta
     rows = body_rows(page(client, url("standings", event) + "?round=2"))
     assert [row.split()[1] for row in rows] == ["Ann", "Bob", "Fay", "Eve"]
     overall = body_rows(page(client, url("standings", event)))
-    assert overall[0] == "1 Ann 105 2 2 18 0 100"
+    assert overall[0] == "1 Ann 105 2 18 2 18 0 100"
 
 
 def test_standings_sort_by_a_column(client, world):
@@ -120,7 +120,7 @@ def test_standings_export_as_csv_matches_the_standings_data_shape(client, world)
     response = client.get(url("standings", world["event"]) + "?_export=csv")
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/csv")
-    assert "test-open-standings.csv" in response["Content-Disposition"]
+    assert "test-open-standings-after-round-1.csv" in response["Content-Disposition"]
     rows = list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"))))
     assert list(rows[0]) == [
         "place",
@@ -129,6 +129,7 @@ def test_standings_export_as_csv_matches_the_standings_data_shape(client, world)
         "club",
         "total",
         "sets",
+        "deals",
         "sets_won",
         "deals_won",
         "doubled_outs",
@@ -141,6 +142,7 @@ def test_standings_export_as_csv_matches_the_standings_data_shape(client, world)
         "club": "",
         "total": "100",
         "sets": "1",
+        "deals": "9",
         "sets_won": "1",
         "deals_won": "9",
         "doubled_outs": "0",
@@ -153,6 +155,7 @@ def test_standings_export_as_xlsx_opens_in_a_spreadsheet(client, world):
     response = client.get(url("standings", world["event"]) + "?provisional=1&_export=xlsx")
     assert response.status_code == 200
     book = openpyxl.load_workbook(io.BytesIO(response.content))
+    assert book.active.title == "Provisional"
     values = list(book.active.iter_rows(values_only=True))
     assert values[0][:3] == ("place", "shared", "player")
     assert values[1][:3] == (1, "false", "Ivy")
@@ -445,4 +448,4 @@ def test_standings_rows_have_a_cell_under_every_heading(
     table = html.split('class="standings"', 1)[1].split("</table>", 1)[0]
     headings = len(re.findall(r'<th scope="col"', table))
     first_row = table.split("<tbody>", 1)[1].split("</tr>", 1)[0]
-    assert headings == len(re.findall(r"<t[dh][ >]", first_row)) == (10 if knockout else 9)
+    assert headings == len(re.findall(r"<t[dh][ >]", first_row)) == (11 if knockout else 10)

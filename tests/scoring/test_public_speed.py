@@ -61,14 +61,14 @@ def addresses(event):
 # Queries per page for an anonymous reader with nothing cached, whatever the event's size. The event
 # and the navigation's round list are two of them; the rest are the page's selector.
 QUERIES = {
-    "event": 4,  # + standings 1, each round's table counts 1
-    "standings": 3,  # + standings 1
-    "provisional": 3,
+    "event": 5,  # + standings 2 (its scope, its figures), each round's table counts 1
+    "standings": 4,  # + standings 2
+    "provisional": 4,
     "round": 5,  # + the round, its tables 1 and their players 1
     "seating": 4,  # + the round, seats 1
     "table": 8,  # + the set, its grid 5
-    "player": 9,  # + the entry, history 5, standings 1 (for the place)
-    "projector": 5,  # + each round's table counts 1, the current round's tables 1, standings 1
+    "player": 10,  # + the entry, history 5, standings 2 (for the place)
+    "projector": 6,  # + each round's table counts 1, the current round's tables 1, standings 2
 }
 
 

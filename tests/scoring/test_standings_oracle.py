@@ -115,12 +115,13 @@ def reference(event, *, round_number=None, provisional=False):
     per_set = defaultdict(lambda: {"total": 0, "worst": 0, "deals": 0, "won": 0, "doubled": 0})
     set_info = {}
     names = {}
-    for entry_id, name, club, set_id, status, rnd, penalty, out_id, doubled in rows.values_list(
+    for entry_id, name, club, set_id, status, corrected, rnd, penalty, out_id, doubled in rows.values_list(
         "entry_id",
         "entry__player__name",
         "entry__player__club",
         "deal__game_set_id",
         "deal__game_set__status",
+        "deal__game_set__corrected_after_verification",
         "deal__game_set__table__round__number",
         "penalty",
         "deal__out_id",
@@ -128,7 +129,7 @@ def reference(event, *, round_number=None, provisional=False):
     ):
         names[entry_id] = (name, club)
         set_info[set_id] = (status, rnd)
-        if status != GameSet.Status.VERIFIED and closed.get(rnd) is not None:
+        if status != GameSet.Status.VERIFIED and closed.get(rnd) is not None and corrected:
             being_corrected.add(entry_id)
         cell = per_set[(set_id, entry_id)]
         cell["total"] += penalty
