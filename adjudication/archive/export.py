@@ -1,7 +1,8 @@
 """Writing an event out as a `kalooki-event/1` archive (reads only).
 
-Besides the spec's fields the exporter writes what the importer needs to rebuild the event exactly —
-`date_end`, a player's `withdrawn` / `first_round`, a round's seating `seed` / `method`, a table's
+Besides the spec's fields (`rounds[].closed` among them) the exporter writes what the importer needs to
+rebuild the event exactly — `date_end`, a player's `withdrawn` / `first_round`, a round's seating
+`seed` / `method`, a table's
 `override_reason`, `corrected_after_verification` and `rulings` — and the `audit` log.
 """
 
@@ -95,6 +96,8 @@ def _rounds(event: Event) -> list[dict[str, Any]]:
             item["method"] = rnd.method
         if rnd.keep_clubs_apart:
             item["keep_clubs_apart"] = True
+        # SCORESHEET.md: a closed round stays closed, so a set of it under correction round-trips.
+        item["closed"] = rnd.closed_at is not None
         item["tables"] = [_table(table, rulings) for table in by_round.get(rnd.pk, [])]
         rounds.append(item)
     return rounds

@@ -75,6 +75,8 @@ class RoundPlan:
     method: str
     keep_clubs_apart: bool
     tables: tuple[TablePlan, ...]
+    # `rounds[].closed`: None when absent (derived from the tables' status as they are verified).
+    closed: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -207,6 +209,7 @@ def read_rounds(raw: Any, event_rules: RuleSet, players: set[str]) -> tuple[Roun
                 method=text_at(item.get("method"), f"{path}.method"),
                 keep_clubs_apart=flag_at(item.get("keep_clubs_apart"), f"{path}.keep_clubs_apart"),
                 tables=tables,
+                closed=None if item.get("closed") is None else flag_at(item["closed"], f"{path}.closed"),
             )
         )
     return tuple(rounds)

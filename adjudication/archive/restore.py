@@ -1,6 +1,7 @@
 """Writing a checked archive (`reading.ArchivePlan`) into the database, all or nothing, through the
 services: `event_create` / `event_update`, the entry services, `round_create`, `round_seat_manual`,
-`sheet_import`, `set_verify`, then `ruling_restore` and `audit_restore`.
+`sheet_import`, `set_verify` (the last of a round closes it), `round_close` for a round the archive
+says closed whose set is under correction, then `ruling_restore` and `audit_restore`.
 
 Readable sheets with error findings are imported; a table marked `verified` whose sheet has error
 findings (or cannot be verified for another reason) comes in as `in_play`, and the report says so.
@@ -196,6 +197,14 @@ def _write_round(event: Event, plan: RoundPlan, user, report: ImportReport) -> N
     for table_plan in plan.tables:
         game_set = GameSet.objects.get(table__round=rnd, table__number=table_plan.number)
         _write_table(game_set, table_plan, user, report)
+    # Verifying its last table closed the round; a round the archive says closed with a set reopened
+    # for a correction since stays closed.
+    rnd.refresh_from_db(fields=["closed_at", "closed_by"])
+    if plan.closed and rnd.closed_at is None and plan.tables:
+        with _at(f"{plan.path}.closed"):
+            services.round_close(round=rnd, user=user, reason=IMPORT_REASON)
+    elif plan.closed is False and rnd.closed_at is not None:
+        report.notes.append(f"{plan.path}: marked open but every table is verified: the round has closed")
 
 
 def _write_table(game_set: GameSet, plan: TablePlan, user, report: ImportReport) -> None:

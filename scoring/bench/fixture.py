@@ -243,6 +243,8 @@ def _fill_round(built: BenchEvent, rnd: Round, rng: random.Random) -> None:
     GameSet.objects.filter(table__round=rnd).update(
         status=GameSet.Status.VERIFIED, verified_at=now, updated_at=now, version=2, last_change="sheet loaded"
     )
+    # Every table verified: the round closes, as `set_verify` closes it with its last table.
+    Round.objects.filter(pk=rnd.pk).update(closed_at=now)
     # As every service that changes a counted result does: cached pages and ETags move on.
     Event.objects.filter(pk=built.event.pk).update(
         results_stamp=F("results_stamp") + 1, results_changed_at=now

@@ -5,7 +5,7 @@ Counted sets are the sets the official standings count (SCORESHEET.md "Standings
 closed rounds. `closed_rounds` is the one place that says what a closed round is. `rated_sets` turns
 them into `scoring.ratings.Match` values in four queries whatever the number of sets (each player's set
 total is summed in SQL); `event_places` reads each event's official places through the standings
-selector (one query an event whose places the cache does not hold for its results stamp). The rating
+selector (two queries an event whose places the cache does not hold for its results stamp). The rating
 lists themselves are computed and stored by `scoring.services.ratings`; the pages read them here, a
 fixed number of queries each.
 """
@@ -20,9 +20,9 @@ from datetime import date, datetime
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Exists, OuterRef, QuerySet, Sum
+from django.db.models import Exists, OuterRef, Q, QuerySet, Sum
 
-from ..models import DealResult, Event, GameSet, Player, PlayerRating, RatingList, Round, Season, Seat, Table
+from ..models import DealResult, Event, GameSet, Player, PlayerRating, RatingList, Round, Season, Seat
 from ..ratings import PROVISIONAL_BELOW, Match, competition_ranks
 from .standings import standings_for_event
 
@@ -61,17 +61,25 @@ def _player_rows() -> list[tuple[int, str, str]]:
 
 
 def closed_rounds(events: QuerySet[Event] | None = None) -> QuerySet[Round]:
-    """Closed rounds: every seated table's set verified (an override counts). The official standings
-    count the sets of closed rounds, and so do the ratings."""
-    seated = Table.objects.filter(round=OuterRef("pk"))
-    open_set = GameSet.objects.filter(table__round=OuterRef("pk")).exclude(status=GameSet.Status.VERIFIED)
-    rounds = Round.objects.filter(Exists(seated), ~Exists(open_set))
+    """The rounds the official standings count: closed as recorded (`scoring.services.closing`: the
+    last seated table verified, an override counting), with every earlier seated round of the event
+    closed too (rounds 1…N). A round stays closed when a set of it is reopened for a correction."""
+    earlier_open = Round.objects.filter(
+        event=OuterRef("event"),
+        number__lt=OuterRef("number"),
+        closed_at__isnull=True,
+        tables__isnull=False,
+    )
+    rounds = Round.objects.filter(closed_at__isnull=False).exclude(Exists(earlier_open))
     return rounds if events is None else rounds.filter(event__in=events)
 
 
 def counted_sets(events: QuerySet[Event] | None = None) -> QuerySet[GameSet]:
-    """The sets the official standings count: those of closed rounds."""
-    return GameSet.objects.filter(table__round__in=closed_rounds(events))
+    """The sets the official standings count: those of closed rounds 1…N, verified or reopened for a
+    correction (counted with their entries as they stand)."""
+    return GameSet.objects.filter(table__round__in=closed_rounds(events)).filter(
+        Q(status=GameSet.Status.VERIFIED) | Q(corrected_after_verification=True)
+    )
 
 
 @dataclass(frozen=True)
@@ -180,7 +188,7 @@ PLACES_CACHE_SECONDS = 7 * 24 * 3600
 
 
 def event_places(events: Iterable[Event]) -> list[EventPlaces]:
-    """Each event's official standings, as places: one query an event (the standings selector's) whose
+    """Each event's official standings, as places: two queries an event (the standings selector's) whose
     places are not kept yet. They are kept in the cache by the event's results stamp and version, as
     the standings pages are, so a list computed again after one event changed reads that event alone."""
     events = list(events)

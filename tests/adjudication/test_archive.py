@@ -18,7 +18,7 @@ from adjudication.engine.simulator import simulate_sheet
 from adjudication.models import AuditEntry, Ruling
 from scoring import services
 from scoring.models import Entry, Event, GameSet, Seat
-from scoring.selectors import standings_for_event
+from scoring.selectors import standings, standings_for_event
 from scoring.sheets import sheet_for_set
 from tests.conftest import row_counts
 
@@ -348,3 +348,54 @@ def test_import_event_command_reports_and_refuses_with_exit_2(tmp_path, archive)
     with pytest.raises(CommandError, match="No such file") as missing:
         call_command("import_event", str(tmp_path / "missing.json"))
     assert missing.value.returncode == 2
+
+
+def test_a_closed_round_with_a_set_under_correction_round_trips(
+    make_event, director, make_table, example_sheet, rename_sheet
+):
+    """rounds[].closed: a closed round whose set was reopened for a correction comes back closed, its
+    set still counting as it stands, being corrected (export → import → export)."""
+    event = make_event(name="Closed Open", slug="closed-open")
+    round1 = services.round_create(event=event, user=director)
+    first = make_table(round1, ["Ann", "Bob", "Cy", "Dee"])
+    second = make_table(round1, ["Eve", "Fitz", "Gail", "Hugh"])
+    services.sheet_import(game_set=first, user=director, data=example_sheet)
+    services.sheet_import(
+        game_set=second, user=director, data=rename_sheet(example_sheet, ["Eve", "Fitz", "Gail", "Hugh"])
+    )
+    services.set_verify(game_set=first, user=director)
+    services.set_verify(game_set=second, user=director)
+    services.set_reopen(game_set=second, user=director, reason="Gail's deal 2 misread")
+    round2 = services.round_create(event=event, user=director)
+    services.round_seat(round=round2, user=director, seed=7)
+
+    first_export = event_export(event=event)
+    assert [item["closed"] for item in first_export["rounds"]] == [True, False]
+    report = event_import(data=json.loads(archive_dumps(first_export)), user=None, slug="closed-copy")
+    copy_event = report.event
+    assert copy_event.rounds.get(number=1).is_closed
+    assert not copy_event.rounds.get(number=2).is_closed
+    second_export = event_export(event=copy_event)
+    first_export["event"]["slug"] = "closed-copy"
+    assert without_audit(second_export) == without_audit(first_export)
+    copied = standings(copy_event, with_ids=True)
+    assert copied.scope.heading() == "Official standings after round 1"
+    assert copied.scope.corrections() == ["round 1, table 2: being corrected"]
+    strip = lambda rows: [
+        {k: v for k, v in row.items() if k not in ("entry_id", "player_id")} for row in rows
+    ]  # noqa: E731
+    assert strip(copied.rows) == strip(standings(event, with_ids=True).rows)
+    # The archive's own log comes along; the import records its closing once, with its reason.
+    closings = AuditEntry.objects.filter(event=copy_event, action="kalooki.round.closed")
+    assert sorted(entry.reason for entry in closings) == ["", "imported from an event archive"]
+
+
+def test_an_archive_without_closed_derives_it_from_its_tables(archive):
+    for item in archive["rounds"]:
+        item.pop("closed", None)
+    for table in archive["rounds"][0]["tables"]:
+        table["status"] = "verified"
+    event = event_import(data=archive, user=None).event
+    # Table 2 of the example has findings to settle or is verified: closed exactly when both verified.
+    statuses = set(GameSet.objects.filter(table__round__event=event).values_list("status", flat=True))
+    assert event.rounds.get(number=1).is_closed == (statuses == {"verified"})

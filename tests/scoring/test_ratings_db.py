@@ -107,14 +107,39 @@ def test_a_late_entrant_starts_from_the_default_at_their_first_set(series):
     assert (mu, sigma) == (row.mu, row.sigma)
 
 
-def test_a_round_counts_once_every_seated_table_is_verified(series, make_table, play_set):
-    late = series["late"]
-    other = make_table(late.table.round, ["Bob", "Dee", "Hal", "Ivy"], number=2)
-    play_set(other, nine({"Bob": 10, "Dee": 20, "Hal": 30, "Ivy": 40}), verified=False)
-    assert closed_rounds().filter(pk=late.table.round.pk).count() == 0
-    assert rated(services.ratings_recompute()).keys() == direct(EXPECTED_TABLES[:3]).keys()
-    GameSet.objects.filter(pk=other.pk).update(status=GameSet.Status.VERIFIED, verified_at=late.verified_at)
-    assert len(rated_sets().matches) == 5
+def test_a_round_counts_once_it_is_recorded_closed(series, make_event, director, make_table, play_set):
+    night3 = make_event(name="Night 3", slug="night-3", date_start=date(2026, 12, 19))
+    rnd = services.round_create(event=night3, user=director)
+    first = make_table(rnd, ["Ann", "Bob", "Cy", "Dee"])
+    second = make_table(rnd, ["Eve", "Fay", "Gus", "Hal"])
+    play_set(first, nine({"Ann": 10, "Bob": 20, "Cy": 30, "Dee": 40}))
+    # One table of two verified: the round is open and nothing of it is rated.
+    assert not closed_rounds().filter(pk=rnd.pk).exists()
+    assert rated(services.ratings_recompute()).keys() == direct(EXPECTED_TABLES).keys()
+    # Every table verified but the closing not recorded (written past the services): still not rated,
+    # closing is what counts, not a guess from the tables' status.
+    play_set(second, nine({"Eve": 10, "Fay": 20, "Gus": 30, "Hal": 40}), verified=False)
+    GameSet.objects.filter(pk=second.pk).update(status=GameSet.Status.VERIFIED, verified_at=first.verified_at)
+    assert len(rated_sets().matches) == 4
+    services.round_close_if_complete(round=rnd, user=director)
+    assert closed_rounds().filter(pk=rnd.pk).exists()
+    assert len(rated_sets().matches) == 6
+    # Reopened for a correction, the set still counts: the round stays closed.
+    services.set_reopen(game_set=second, user=director, reason="Hal's deal 4 misread")
+    assert len(rated_sets().matches) == 6
+
+
+def test_a_closed_round_after_an_open_one_waits_for_it(series, make_table, play_set):
+    """Round 2 closed while round 1 has a table open: the official standings count neither, nor do
+    the ratings."""
+    night1 = series["night1"]
+    round1 = night1.rounds.get(number=1)
+    open_table = make_table(round1, ["Eve", "Fay", "Gus", "Hal"], number=2)
+    round1.closed_at = None
+    round1.save(update_fields=["closed_at"])
+    play_set(open_table, nine({"Eve": 1, "Fay": 2, "Gus": 3, "Hal": 4}), verified=False)
+    assert not closed_rounds().filter(event=night1).exists()
+    assert len(rated_sets().matches) == 2
 
 
 def test_a_corrected_set_changes_the_ratings(played, director, example_sheet):
