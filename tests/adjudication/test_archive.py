@@ -381,9 +381,10 @@ def test_a_closed_round_with_a_set_under_correction_round_trips(
     copied = standings(copy_event, with_ids=True)
     assert copied.scope.heading() == "Official standings after round 1"
     assert copied.scope.corrections() == ["round 1, table 2: being corrected"]
-    strip = lambda rows: [
-        {k: v for k, v in row.items() if k not in ("entry_id", "player_id")} for row in rows
-    ]  # noqa: E731
+
+    def strip(rows):
+        return [{k: v for k, v in row.items() if k not in ("entry_id", "player_id")} for row in rows]
+
     assert strip(copied.rows) == strip(standings(event, with_ids=True).rows)
     # The archive's own log comes along; the import records its closing once, with its reason.
     closings = AuditEntry.objects.filter(event=copy_event, action="kalooki.round.closed")

@@ -304,7 +304,7 @@ def _migrate(targets):
 
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_records_closing_for_rounds_whose_tables_are_all_verified(back_to_the_latest):
-    from datetime import date, datetime, timezone
+    from datetime import UTC, date, datetime
 
     old = _migrate([("scoring", "0006_seasons_and_rating_lists")])
     Event, Round, Table, GameSet = (
@@ -313,7 +313,7 @@ def test_the_migration_records_closing_for_rounds_whose_tables_are_all_verified(
     User = old.get_model("auth", "User")
     marcia = User.objects.create(username="marcia")
     event = Event.objects.create(name="Old Open", slug="old-open", date_start=date(2026, 1, 3))
-    early, late = datetime(2026, 1, 3, 20, tzinfo=timezone.utc), datetime(2026, 1, 3, 21, tzinfo=timezone.utc)
+    early, late = datetime(2026, 1, 3, 20, tzinfo=UTC), datetime(2026, 1, 3, 21, tzinfo=UTC)
     done, half, empty = (Round.objects.create(event=event, number=number) for number in (1, 2, 3))
     for number, moment in ((1, early), (2, late)):
         table = Table.objects.create(round=done, number=number)
@@ -334,3 +334,109 @@ def test_the_migration_records_closing_for_rounds_whose_tables_are_all_verified(
     assert (entry.object_id, entry.event_id) == (str(done.pk), event.pk)
     assert entry.after["closed_by"] == "marcia" and entry.after["tables"] == 2
     assert "every seated table" in entry.reason
+
+
+# --- every page says which view it shows ----------------------------------------------------------
+
+
+@pytest.fixture
+def night(event, round1, director, make_table, play_set):
+    """Round 1 closed, its table 2 then reopened for a correction; round 2 with one table of two
+    verified."""
+    play_set(make_table(round1, FOUR), nine({"Ann": 100, "Bob": 50, "Cy": 200, "Dee": 250}))
+    reopened = make_table(round1, SECOND)
+    Round.objects.filter(pk=round1.pk).update(closed_at=None)
+    play_set(reopened, nine({"Eve": 60, "Fay": 150, "Gus": 210, "Hal": 260}))
+    GameSet.objects.filter(pk=reopened.pk).update(
+        status=GameSet.Status.IN_PLAY, verified_at=None, corrected_after_verification=True
+    )
+    round2 = services.round_create(event=event, user=director)
+    verified = make_table(round2, ("Ann", "Eve", "Cy", "Gus"))
+    playing = make_table(round2, ("Bob", "Fay", "Dee", "Hal"))
+    play_set(verified, nine({"Ann": 5, "Eve": 300, "Cy": 6, "Gus": 7}))
+    play_set(playing, nine({"Bob": 1, "Fay": 2, "Dee": 3, "Hal": 4})[:3], verified=False)
+    return event
+
+
+def text_of(response) -> str:
+    import re
+
+    html = response.content.decode()
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+def test_the_public_pages_say_which_view_they_show(client, night):
+    slug = night.slug
+    official = text_of(client.get(f"/e/{slug}/standings/"))
+    assert "Official standings after round 1" in official
+    assert "Round 2: 1 of 2 tables verified" in official
+    assert "Round 1, table 2: being corrected" in official
+    assert official.count("being corrected") >= 1 + 4  # the note and each of the four players' rows
+    assert "Thru" in official and "Outs" in official
+    assert "Print official standings after round 1 (PDF)" in official
+
+    one_round = text_of(client.get(f"/e/{slug}/standings/?round=2"))
+    assert "Round 2 standings: verified sets" in one_round
+    provisional = text_of(client.get(f"/e/{slug}/standings/?provisional=1"))
+    assert "Provisional standings: if every table stopped now" in provisional
+
+    front = text_of(client.get(f"/e/{slug}/"))
+    assert "Official standings after round 1" in front and "Round 2: 1 of 2 tables verified" in front
+    projector = text_of(client.get(f"/e/{slug}/projector/"))
+    assert "Official standings after round 1" in projector
+    assert "Round 2: 1 of 2 tables verified" in projector
+    assert "Round 1, table 2: being corrected" in projector
+    player = text_of(client.get(f"/e/{slug}/p/{night.entries.get(player__name='Eve').pk}/"))
+    assert "after round 1" in player and "being corrected" in player
+
+
+def test_the_exports_and_the_pdf_say_which_view_they_hold(client, night):
+    import csv
+    import io
+
+    import openpyxl
+    from pypdf import PdfReader
+
+    slug = night.slug
+    response = client.get(f"/e/{slug}/standings/?_export=csv")
+    assert f"{slug}-standings-after-round-1.csv" in response["Content-Disposition"]
+    rows = list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"))))
+    assert rows[0]["deals"] == "9" and len(rows) == 8
+    response = client.get(f"/e/{slug}/standings/?round=2&_export=xlsx")
+    assert f"{slug}-standings-round-2.xlsx" in response["Content-Disposition"]
+    assert openpyxl.load_workbook(io.BytesIO(response.content)).active.title == "Round 2 verified"
+    pdf = client.get(f"/e/{slug}/pdf/standings.pdf")
+    text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf.content)).pages)
+    assert "Official standings after round 1" in text
+    assert "Round 2: 1 of 2 tables verified" in text
+    assert "Round 1, table 2: being corrected" in text
+    assert "Eve (being corrected)" in text
+
+
+def test_the_command_says_which_view_it_prints(night):
+    import io
+    import json
+
+    from django.core.management import call_command
+
+    out, err = io.StringIO(), io.StringIO()
+    call_command("standings", night.slug, stdout=out, stderr=err)
+    lines = out.getvalue().splitlines()
+    assert lines[:3] == [
+        "Test Open — Official standings after round 1",
+        "Round 2: 1 of 2 tables verified",
+        "Round 1, table 2: being corrected",
+    ]
+    out, err = io.StringIO(), io.StringIO()
+    call_command("standings", night.slug, "--format", "json", "--provisional", stdout=out, stderr=err)
+    rows = json.loads(out.getvalue())
+    assert [row["deals"] for row in rows if row["player"] in ("Bob", "Ann")] == [12, 18]
+    assert "Provisional standings: if every table stopped now" in err.getvalue()
+
+
+def test_an_event_with_no_round_complete_says_so_everywhere(client, event, game_set, play_set):
+    play_set(game_set, nine({"Ann": 1, "Bob": 2, "Cy": 3, "Dee": 4})[:4], verified=False)
+    for address in (f"/e/{event.slug}/standings/", f"/e/{event.slug}/projector/", f"/e/{event.slug}/"):
+        page = text_of(client.get(address))
+        assert "Official standings: no round complete yet" in page, address
+        assert "Round 1: 0 of 1 table verified" in page, address
