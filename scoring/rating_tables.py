@@ -51,7 +51,7 @@ class RatingTable(PlayerLinkMixin, RowsTable):
 
     class Meta:
         orderable = True
-        empty_text = "No counted set yet: a round counts once every table in it is verified."
+        empty_text = "No counted set yet: a round counts once it has closed (every table in it verified)."
         attrs = {"class": "ratings"}
 
     def render_player(self, value, record):

@@ -122,6 +122,16 @@ def test_load_demo_builds_the_demo_once_and_prints_the_login(db, settings):
     assert authenticate(username="demo-director", password="kalooki-demo-2026") is not None
     standings = standings_for_event(event)
     assert len(standings) == 16
+    # The demo shows the views of an open round with some tables verified.
+    from scoring.selectors import standings as standings_view
+
+    official = standings_view(event).scope
+    assert official.heading() == "Official standings after round 1"
+    assert official.notes() == ["round 2: 2 of 4 tables verified"]
+    assert {row["sets"] for row in standings} == {1}
+    assert len(standings_for_event(event, round_number=2)) == 8
+    provisional = standings_for_event(event, provisional=True)
+    assert {row["deals"] for row in provisional} >= {18, 14}
 
     again = run("load_demo")
     assert "already loaded" in again
