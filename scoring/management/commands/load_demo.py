@@ -4,11 +4,12 @@ login.
 Sixteen players in four clubs, two rounds of four tables. Round 1 is verified (so it has closed); in
 round 2 two sets are verified, one is complete but carries a finding (a running total written wrong),
 one is still in play after five deals — so the standings show each view: official after round 1 with
-"round 2: 2 of 4 tables verified", round 2's verified sets, and provisional with each player's deals. A club night a week earlier (twelve players, eight of them from the open, four known
-by name alone; two rounds of three tables, every set verified) and the open make a season, so the
-season's standings and the ratings across both events have something to show. The sheets come from
-the engine's seeded simulator, so every run builds the same events. Running it again adds only what is
-missing and resets the demo director's password.
+"round 2: 2 of 4 tables verified", round 2's verified sets, and provisional with each player's deals.
+A club night a week earlier (twelve players, eight of them from the open, four known by name alone;
+two rounds of three tables, every set verified) and the open make a season, so the season's standings
+and the ratings across both events have something to show. The sheets come from the engine's seeded
+simulator, so every run builds the same events. Running it again adds only what is missing and resets
+the demo director's password.
 
 The published password (README) is for a developer's laptop (DEBUG on, `make run` on loopback). With
 DEBUG off the database may be a real one on a network: the command refuses unless given --force, and
