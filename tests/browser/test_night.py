@@ -1,10 +1,11 @@
 """A small night end to end through the pages (issue 10, "Done when"), in a real Chromium: the director
-seats round 1, imports each table's sheet and verifies one while the other is still open, then the
-other; enters a late player and withdraws one; adds and seats round 2 by standings, verifies its
-tables one at a time; reopens a set of the closed round 2 and imports its corrected sheet, then
-verifies it again. After each step a reader's public standings are checked against the spec's views
-(`scoring.selectors.standings`): the words saying which view it is and every row's place, player,
-total and sets. Screenshots under build/screenshots/."""
+seats round 1, imports each table's sheet and verifies one while the other is still open; enters a
+late player and withdraws one; adds round 2 and seats it by standings after confirming round 1's open
+table, then verifies that table (round 1 closes); verifies round 2's tables one at a time; reopens a
+set of the closed round 2 and imports its corrected sheet, then verifies it again. After each step a
+reader's public standings are checked against the spec's views (`scoring.selectors.standings`): the
+words saying which view it is and every row's place, player, total and sets. Screenshots under
+build/screenshots/."""
 
 from __future__ import annotations
 
@@ -59,20 +60,29 @@ def table_sheet(example_sheet, rename_sheet, names, *, shift: int = 0):
     return sheet
 
 
-def add_and_seat_round(page, number: int, *, method: str, seed: int) -> None:
-    """On the dashboard: "Add a round", then its "Seat round N" form (method, seed)."""
+def add_and_seat_round(page, number: int, *, method: str, seed: int, open_tables: str = "") -> None:
+    """On the dashboard: "Add round N", then its "Seat round N" form (method, seed). With
+    `open_tables` the page first names an earlier round's open tables and asks to confirm."""
     from playwright.sync_api import expect
 
     with page.expect_navigation():
-        page.get_by_role("button", name="Add a round").click()
-    card = page.locator("section.entry-round").filter(
-        has=page.get_by_role("heading", name=f"Round {number}", exact=True)
-    )
-    card.locator("summary").click()
-    card.get_by_label("Seating").select_option(method)
-    card.get_by_label("Seed (blank: draw one)").fill(str(seed))
+        page.get_by_role("button", name=f"Add round {number}").click()
+
+    def card():
+        return page.locator("section.entry-round").filter(
+            has=page.get_by_role("heading", name=f"Round {number}", exact=True)
+        )
+
+    card().locator("summary").click()
+    card().get_by_label("Seating").select_option(method)
+    card().get_by_label("Seed (blank: draw one)").fill(str(seed))
     with page.expect_navigation():
-        card.get_by_role("button", name=f"Seat round {number}").click()
+        card().get_by_role("button", name=f"Seat round {number}").click()
+    if open_tables:
+        expect(page.locator("main")).to_contain_text(open_tables)
+        card().get_by_label("Seat from the standings as they are, with those tables still open").check()
+        with page.expect_navigation():
+            card().get_by_role("button", name=f"Seat round {number}").click()
     expect(page.locator(".messages")).to_contain_text(f"Round {number} seated")
 
 
@@ -164,11 +174,6 @@ def test_a_small_night_through_the_pages(live_server, page, reader, evening, exa
     assert len(check(reader, base, event, query="?round=1", round_number=1).rounds) == 1
     assert len(public_rows(reader)) == 4
 
-    verify(page, base, slug, 1, 2)
-    scope = check(reader, base, event)
-    assert scope.heading() == "Official standings after round 1" and scope.notes() == []
-    assert len(public_rows(reader)) == 8
-
     # A late entrant, and a player who goes home.
     page.goto(f"{base}/e/{slug}/direct/")
     page.get_by_text("Add a (late) entry").click()
@@ -179,8 +184,17 @@ def test_a_small_night_through_the_pages(live_server, page, reader, evening, exa
     with page.expect_navigation():
         page.get_by_role("button", name="Withdraw Dee").click()
 
-    # Round 2: added and seated by standings (round 1 has closed: nothing to confirm).
-    add_and_seat_round(page, 2, method="standings", seed=12)
+    # Round 2: added and seated by standings while round 1's table 2 is still open: the page names
+    # it and the director confirms.
+    add_and_seat_round(page, 2, method="standings", seed=12, open_tables="table 2")
+    scope = check(reader, base, event)
+    assert scope.notes() == ["round 1: 1 of 2 tables verified", "round 2: 0 of 2 tables verified"]
+
+    verify(page, base, slug, 1, 2)
+    scope = check(reader, base, event)
+    assert scope.heading() == "Official standings after round 1"
+    assert scope.notes() == ["round 2: 0 of 2 tables verified"]
+    assert len(public_rows(reader)) == 8
     second = seated(event, 2)
     assert sorted(name for names in second.values() for name in names) == sorted(
         [name for name in PLAYERS if name != "Dee"] + ["Ivy"]
