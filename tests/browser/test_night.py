@@ -1,7 +1,8 @@
 """A small night end to end through the pages (issue 10, "Done when"), in a real Chromium: the director
 seats round 1, imports each table's sheet and verifies one while the other is still open; enters a
 late player and withdraws one; adds round 2 and seats it by standings after confirming round 1's open
-table, then verifies that table (round 1 closes); verifies round 2's tables one at a time; reopens a
+table, then verifies that table (round 1 closes); deletes a deal of round 2 and enters it again, the
+winner's line typed as zeros; verifies round 2's tables one at a time; reopens a
 set of the closed round 2 and imports its corrected sheet, then verifies it again. After each step a
 reader's public standings are checked against the spec's views (`scoring.selectors.standings`): the
 words saying which view it is and every row's place, player, total and sets. Screenshots under
@@ -57,6 +58,27 @@ def table_sheet(example_sheet, rename_sheet, names, *, shift: int = 0):
         result["total"] += shift
         if result.get("hand") is not None:
             result.pop("hand")
+    return sheet
+
+
+def doubled_out_at_once(sheet):
+    """The sheet with deal 1's winner going out at once with 0 calls (V6: so the deal is doubled): the
+    winner's line is all zeros, the others' scores double and their later totals follow."""
+    sheet = copy.deepcopy(sheet)
+    first = sheet["deals"][0]
+    first["doubled"] = True
+    extra = {}
+    for name, line in first["results"].items():
+        if name == first["out"]:
+            line.update(calls=0, penalty=0, total=0)
+        else:
+            extra[name] = line["penalty"]
+    for deal in sheet["deals"]:
+        for name, more in extra.items():
+            line = deal["results"][name]
+            if deal is first:
+                line["penalty"] += more
+            line["total"] += more
     return sheet
 
 
@@ -200,9 +222,34 @@ def test_a_small_night_through_the_pages(live_server, page, reader, evening, exa
         [name for name in PLAYERS if name != "Dee"] + ["Ivy"]
     )
     for table, names in second.items():
-        # Table 2's sheet has a misread in its last deal, corrected later.
+        # Table 1's winner of deal 1 goes out at once; table 2's sheet has a misread in its last deal,
+        # corrected later.
         sheet = table_sheet(example_sheet, rename_sheet, names, shift=10 if table == 2 else 0)
+        if table == 1:
+            sheet = doubled_out_at_once(sheet)
         import_sheet(page, base, slug, 2, table, sheet)
+    # Round 2, table 1: deal 1 deleted (confirmed, with a reason) and entered again, its winner's line
+    # typed as zeros.
+    names = second[1]
+    deal1 = doubled_out_at_once(table_sheet(example_sheet, rename_sheet, names))["deals"][0]
+    assert deal1["results"][deal1["out"]] == {"calls": 0, "penalty": 0, "total": 0}
+    page.goto(f"{base}/e/{slug}/direct/r/2/t/1/d/1/")
+    page.get_by_label("Why delete this deal?").fill("Typed from the wrong sheet")
+    page.get_by_label("Yes, delete this deal (rulings on it are withdrawn)").check()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Delete this deal").click()
+    check(reader, base, event, query="?provisional=1", provisional=True)
+    assert {row["deals"] for row in standings(event, provisional=True).rows if row["player"] in names} == {17}
+    page.goto(f"{base}/e/{slug}/direct/r/2/t/1/")
+    expect(page.locator("#deal-entry-heading")).to_contain_text("Deal 1")  # the lowest missing deal
+    page.locator("#id_out").select_option(label=deal1["out"])
+    page.locator("#id_doubled").check()
+    for seat, name in enumerate(names, start=1):
+        line = deal1["results"][name]
+        for field in ("calls", "penalty", "total"):
+            page.locator(f"[name=p{seat}-{field}]").fill(str(line[field]))
+    page.locator(f"[name=p{len(names)}-total]").press("Enter")
+    expect(page.locator(".messages")).to_contain_text("Deal 1 saved")
     verify(page, base, slug, 2, 1)
     scope = check(reader, base, event)
     assert scope.heading() == "Official standings after round 1"
