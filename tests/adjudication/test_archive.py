@@ -367,7 +367,7 @@ def test_a_closed_round_with_a_set_under_correction_round_trips(
     services.set_verify(game_set=second, user=director)
     services.set_reopen(game_set=second, user=director, reason="Gail's deal 2 misread")
     round2 = services.round_create(event=event, user=director)
-    services.round_seat(round=round2, user=director, seed=7)
+    services.round_seat(round=round2, user=director, seed=7, method="random")
 
     first_export = event_export(event=event)
     assert [item["closed"] for item in first_export["rounds"]] == [True, False]
