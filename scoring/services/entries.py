@@ -53,7 +53,8 @@ def _player_for(*, name: str, club: str, membership_id: str) -> Player:
     return player
 
 
-def _next_unseated_round(event: Event) -> int:
+def next_unseated_round(event: Event) -> int:
+    """The first round not yet seated: where a late entry starts."""
     seated = Round.objects.filter(event=event, tables__isnull=False).aggregate(n=Max("number"))
     return (seated["n"] or 0) + 1
 
@@ -75,7 +76,7 @@ def new_entry(*, event: Event, name: str, club: str, membership_id: str, first_r
                 event=event,
                 player=player,
                 normalized_name=key,
-                first_round=first_round or _next_unseated_round(event),
+                first_round=first_round or next_unseated_round(event),
             )
             entry.full_clean(validate_constraints=False)
             entry.save()

@@ -170,19 +170,19 @@ def test_the_csv_import_knows_a_player_entered_under_another_spelling(event, dir
 def test_a_csv_row_entered_meanwhile_rejects_the_import_and_writes_nothing(event, director, monkeypatch):
     """Someone enters Cy between the import's checks and its writes: the import is refused with the
     ordinary message for its row, and none of its rows is written."""
-    real = services.imports.new_entry
 
-    def entered_meanwhile(**kwargs):
-        if kwargs["name"] == "Cy":
+    def entered_meanwhile(done: int, total: int, step: str) -> None:
+        # The rows are checked; before they are written someone else enters Cy.
+        if step.startswith("entering"):
             services.entry_add(event=event, user=director, name="cy")
-        return real(**kwargs)
 
-    monkeypatch.setattr(services.imports, "new_entry", entered_meanwhile)
-    report = services.players_import_csv(event=event, user=director, data="name\nBob\nCy\nDee\n")
+    report = services.players_import_csv(
+        event=event, user=director, data="name\nBob\nCy\nDee\n", progress=entered_meanwhile
+    )
     assert not report.ok and report.added == []
     assert report.lines() == ["line 3: 'Cy' is already entered in this event."]
-    # (The stand-in for the other director wrote inside the import's transaction, so it went too.)
     assert not Entry.objects.filter(event=event, player__name__in=["Bob", "Dee"]).exists()
+    assert Entry.objects.filter(event=event, player__name="cy").exists()
 
 
 # --- races: threads, each on its own connection --------------------------------------------------
