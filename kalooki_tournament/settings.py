@@ -61,6 +61,8 @@ INSTALLED_APPS = [
     "django_tables2",
     "django_filters",
     "csp",
+    "django_tasks",
+    "django_tasks_db",
     "scoring",
     "adjudication",
 ]
@@ -122,6 +124,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f".test-db-{os.getpid()}.sqlite3")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Long work (a big round pack, standings PDF or player import: `scoring.background`) is queued in the
+# database and done by `manage.py db_worker`, a process of its own beside the app servers (README).
+TASKS = {"default": {"BACKEND": "django_tasks_db.backend.DatabaseBackend"}}
+# A finished job's result (and its task's row) is kept this long for its director to download.
+BACKGROUND_JOBS_KEEP_HOURS = env_int("KALOOKI_JOBS_KEEP_HOURS", 24, minimum=1)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -21,11 +21,16 @@ tests/scoring/test_roles_entry.py walks this list, so a new URL is checked for w
   scoring:direct_sheet_import    ./r/<number>/t/<table>/import/       a kalooki-sheet/1 JSON sheet
   scoring:direct_substitute      ./r/<number>/t/<table>/seat/<position>/substitute/
   scoring:direct_entry_mode      ./entry-mode/                        POST: this director's entry mode
+  scoring:direct_job_round_pack  ./r/<number>/sheets/background/      POST: a round's sheets by the worker
+  scoring:direct_job_standings   ./standings/background/              POST: the standings PDF by the worker
+  scoring:direct_job_status      ./jobs/<job_id>/                     GET (JSON): how far a job is
+  scoring:direct_job_download    ./jobs/<job_id>/download/            GET: a finished job's file
 """
 
 from django.urls import path
 
 from . import entry_views as views
+from . import job_views
 
 TABLE = "r/<int:number>/t/<int:table>/"
 DEAL = TABLE + "d/<int:sequence>/"
@@ -49,4 +54,8 @@ urlpatterns: list = [
     path(TABLE + "import/", views.sheet_import, name="direct_sheet_import"),
     path(TABLE + "seat/<int:position>/substitute/", views.substitute, name="direct_substitute"),
     path("entry-mode/", views.entry_mode_choose, name="direct_entry_mode"),
+    path("r/<int:number>/sheets/background/", job_views.round_pack_start, name="direct_job_round_pack"),
+    path("standings/background/", job_views.standings_start, name="direct_job_standings"),
+    path("jobs/<int:job_id>/", job_views.job_status, name="direct_job_status"),
+    path("jobs/<int:job_id>/download/", job_views.job_download, name="direct_job_download"),
 ]

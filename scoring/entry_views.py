@@ -22,7 +22,7 @@ from adjudication.engine.laydown import InvalidLaydown, check_laydown, parse_lay
 from adjudication.forms import RulingIssueForm
 from adjudication.views import ruling_issue_post
 
-from . import selectors, services
+from . import background, selectors, services
 from .forms import (
     DealEntry,
     DeleteDealForm,
@@ -38,9 +38,11 @@ from .forms import (
     WithdrawForm,
     result_initial,
 )
-from .models import Deal, Entry, Event, GameSet, Round, Seat
+from .models import BackgroundJob, Deal, Entry, Event, GameSet, Round, Seat
 from .permissions import director_required, is_organiser
+from .query import number_param
 from .selectors import DealPreview, SetPage
+from .selectors import jobs as jobs_read
 from .view_support import game_set_or_404, post_form, posted, refusal_status, seat_names
 
 GET_POST = require_http_methods(["GET", "HEAD", "POST"])
@@ -175,6 +177,14 @@ def _dashboard_page(request, event: Event, *, status: int = 200, **forms: Any) -
         "entry_form": EntryAddForm(),
         "organiser": is_organiser(request.user),
         "next_round_number": max((row.number for row in rounds), default=0) + 1,
+        # Rounds whose packs the worker makes (`scoring.background`), and the latest jobs' progress.
+        "background_rounds": {
+            row.number
+            for row in rounds
+            if background.in_background(BackgroundJob.Kind.ROUND_PACK, len(row.tables))
+        },
+        "background_standings": background.in_background(BackgroundJob.Kind.STANDINGS_PDF, len(entries)),
+        "jobs": jobs_read.recent_jobs(event),
     }
     seat_form = forms.pop("seat_form", None)
     if seat_form is not None:
@@ -289,20 +299,34 @@ def entry_reinstate(request, event: Event, entry_id: int):
 @director_required
 @GET_POST
 def players_import(request, event: Event):
-    """Player CSV import: all or nothing; the page reports who was entered or every rejected row."""
+    """Player CSV import: all or nothing; the page reports who was entered or every rejected row. A big
+    file (`scoring.background`) is imported by the worker: the page shows its progress, then its report."""
     form = PlayersImportForm(*posted(request))
     report = None
     status = 200
     if request.method == "POST":
         if form.is_valid():
-            report = services.players_import_csv(
-                event=event, user=request.user, data=form.cleaned_data["csv"]
-            )
+            text = form.cleaned_data["csv"]
+            rows = background.csv_row_count(text)
+            if background.in_background(BackgroundJob.Kind.PLAYERS_IMPORT, rows):
+                job = background.start(
+                    event=event,
+                    user=request.user,
+                    kind=BackgroundJob.Kind.PLAYERS_IMPORT,
+                    params={"rows": rows},
+                    source=text,
+                )
+                messages.info(request, f"{rows} rows: imported in the background; its progress is below.")
+                page = reverse("scoring:direct_players_import", kwargs={"slug": event.slug})
+                return redirect(f"{page}?job={job.pk}")
+            report = services.players_import_csv(event=event, user=request.user, data=text)
         status = 200 if report is not None and report.ok else 400
+    job_id = number_param(request.GET, "job")
+    job = jobs_read.event_job(event, job_id) if job_id is not None else None
     return render(
         request,
         "scoring/entry/players_import.html",
-        {"event": event, "form": form, "report": report},
+        {"event": event, "form": form, "report": report, "jobs": [job] if job else []},
         status=status,
     )
 

@@ -548,3 +548,51 @@ class PlayerRating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.identity}: {self.ordinal:.2f}"
+
+
+class BackgroundJob(models.Model):
+    """Long work a director started that a worker (`manage.py db_worker`) does: a round pack, a big
+    standings PDF, a big player import (`scoring.background` says what is big). The task's own row
+    (django-tasks' database backend) says whether the worker ran it; this row holds what a director
+    sees: how far it is, a message, and the result to download (kept in the database, so every app
+    server can hand it out) until `jobs_prune` deletes it."""
+
+    class Kind(models.TextChoices):
+        ROUND_PACK = "round_pack", "Round score sheets"
+        STANDINGS_PDF = "standings_pdf", "Standings PDF"
+        PLAYERS_IMPORT = "players_import", "Player import"
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Waiting for the worker"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="background_jobs")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    # What to do: the round number, `completed`, `provisional` …; an import's CSV text is `source`.
+    params = models.JSONField(default=dict, encoder=DjangoJSONEncoder)
+    source = models.TextField(blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    task_id = models.CharField(max_length=64, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    step = models.CharField(max_length=200, blank=True)
+    message = models.TextField(blank=True)
+    # The outcome shown on the page: an import's report (added, already entered, rejected rows).
+    outcome = models.JSONField(default=dict, encoder=DjangoJSONEncoder)
+    filename = models.CharField(max_length=200, blank=True)
+    result = models.BinaryField(null=True, editable=False)
+    created_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["event", "-created_at"], name="job_event_recent")]
+        constraints = [models.CheckConstraint(condition=Q(done__lte=F("total")), name="job_done_lte_total")]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} ({self.get_status_display()})"

@@ -13,7 +13,7 @@ is self-contained: what `render_*` prints is exactly `weasyprint.HTML(string=htm
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import quote
@@ -163,6 +163,34 @@ def round_pack_html(*, round, completed: bool = False) -> str:
 def render_round_sheets(*, round, completed: bool = False) -> bytes:
     """Every table's sheet of a round in one PDF, one table a page, in table order."""
     return write_pdf(round_pack_html(round=round, completed=completed))
+
+
+def render_round_sheets_in_parts(
+    *, round, completed: bool = False, progress: Callable[[int, int, str], None], part: int = 16
+) -> bytes:
+    """The round pack of `render_round_sheets`, laid out `part` tables at a time so a background job can
+    say how far it is (`progress(done, total, step)`, tables laid out of the tables and the writing),
+    then written as one PDF of every part's pages."""
+    from weasyprint import HTML
+
+    from .pdf_fetcher import BASE_URL, AppFilesFetcher
+
+    sheets = printed.round_sheets(round, completed=completed)
+    if not sheets:
+        return write_pdf(sheets_html(sheets, paper=round.event.paper))
+    total = len(sheets) + 1
+    progress(0, total, "laying out the sheets")
+    documents = []
+    with collector_paused():
+        for start in range(0, len(sheets), part):
+            html = sheets_html(sheets[start : start + part], paper=round.event.paper)
+            documents.append(HTML(string=html, base_url=BASE_URL, url_fetcher=AppFilesFetcher()).render())
+            progress(min(start + part, len(sheets)), total, "laying out the sheets")
+        progress(len(sheets), total, "writing the PDF")
+        pages = [page for document in documents for page in document.pages]
+        data = documents[0].copy(pages).write_pdf()
+    progress(total, total, "ready")
+    return data
 
 
 def render_standings(*, event, round_number: int | None = None, provisional: bool = False) -> bytes:

@@ -11,7 +11,7 @@ changed what and when), validates with `full_clean()` and writes one audit entry
   closes with its last verified table), `imports` (a CSV of players, a whole sheet),
   `players` (the admin's add, rename, delete; merging two records of one person), `accounts` (the
   admin's account changes, staff above all), `seasons`, `ratings` (the stored rating lists, computed
-  again when the results change)
+  again when the results change), `jobs` (background jobs: recorded, run by the worker, pruned)
 
 Callers import from the package (`from scoring import services; services.deal_record(...)`); modules
 inside it import each other directly.

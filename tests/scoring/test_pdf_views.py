@@ -117,7 +117,7 @@ PUBLIC_PAGES = [
     ("standings", {}, "?round=1&provisional=1", ["Print provisional standings, round 1 (PDF)"], []),
 ]
 DIRECTOR_PAGES = [
-    ("direct", {}, ROUND_SHEETS + SEATING),
+    ("direct", {}, ["Print the standings (PDF)", *ROUND_SHEETS, *SEATING]),
     ("direct_table", {"number": 1, "table": 1}, TABLE_SHEETS),
 ]
 

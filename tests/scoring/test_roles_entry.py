@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from adjudication.models import AuditEntry
 from scoring import entry_urls
-from scoring.models import Deal
+from scoring.models import BackgroundJob, Deal
 
 ENTRY_URLS = [pattern.name for pattern in entry_urls.urlpatterns]
 METHODS = ("get", "post")
@@ -25,7 +25,12 @@ def world(game_set, other_director, make_event, entries, play_set, nine_deals):
     `second` directing another event only."""
     play_set(game_set, nine_deals({"Ann": 10, "Bob": 20, "Cy": 30, "Dee": 40})[:2], verified=False)
     make_event(name="Other Open", slug="other-open", directors=[other_director])
-    return {"event": game_set.table.round.event, "entry": entries["Ann"]}
+    event = game_set.table.round.event
+    # A finished background job of the event, so its status and download URLs have one to show.
+    job = BackgroundJob.objects.create(
+        event=event, kind="round_pack", params={"round": 1}, status="done", filename="r1.pdf", result=b"%PDF"
+    )
+    return {"event": event, "entry": entries["Ann"], "job": job}
 
 
 def address(name: str, world) -> str:
@@ -38,6 +43,7 @@ def address(name: str, world) -> str:
         "sequence": 1,
         "entry_id": world["entry"].pk,
         "position": 1,
+        "job_id": world["job"].pk,
     }
     kwargs = {key: values[key] for key in ["slug", *pattern.pattern.converters]}
     return reverse(f"scoring:{name}", kwargs=kwargs)
