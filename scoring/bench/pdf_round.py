@@ -1,4 +1,6 @@
-"""`pdf_round`: seconds per page of a round pack of 64 tables, against a bare WeasyPrint render.
+"""`pdf_round`: seconds per page of a round pack of 64 tables, against a bare WeasyPrint render; and
+`task_seconds_per_page`, a 256-table pack made as a background task (enqueued, run by the worker,
+stored), end to end.
 
 A second event with one round of `pdf_tables` tables is built for it (untimed). The pack is rendered
 through `scoring.scoresheets.render_round_sheets` (the reads, the template and the layout); the floor is
@@ -95,6 +97,67 @@ def _pack(round_, *, completed: bool, runs: int, with_paused_floor: bool = False
     return figures
 
 
+def _as_task(context: BenchContext) -> dict[str, Any]:
+    """The blank pack of a `pdf_task_tables`-table round as a director gets it in the background:
+    enqueued (the job's row and its task's, as the dashboard's button does), run by the real worker
+    (`db_worker --batch`, in this process), and timed until the file is stored and ready to download."""
+    from django.core.management import call_command
+
+    from scoring import background
+    from scoring.models import BackgroundJob
+    from scoring.selectors.jobs import event_job, job_file
+
+    scale = context.scale
+    built = build_event(
+        slug=f"{context.event.event.slug}-pdf-task",
+        name="Benchmark background pack",
+        players=scale.pdf_task_tables * 4,
+        rounds=1,
+        seed=scale.seed + 3,
+        progress=context.progress,
+    )
+    event = built.event
+    context.progress(f"pdf_round: the {scale.pdf_task_tables}-table pack as a background task")
+    html = _bare_html(built.rounds[0])
+    gc.collect()
+    wall = time.perf_counter()
+    job = background.start(
+        event=event, user=None, kind=BackgroundJob.Kind.ROUND_PACK, params={"round": 1, "completed": False}
+    )
+    call_command("db_worker", "--batch", "--no-startup-delay", "--no-reload", verbosity=0)
+    row = event_job(event, job.pk)
+    found = job_file(event, job.pk)
+    seconds = time.perf_counter() - wall
+    if row is None or found is None:
+        state = f"{row.status}: {row.message}" if row else "no job"
+        raise RuntimeError(f"the background pack is not ready ({state})")
+    pages = count_pages(found[1])
+    # The same pack through bare WeasyPrint once, for the task's own ratio.
+    bare_s, _cpu, _pdf = _clocked(lambda: _bare(html))
+    return {
+        "tables": scale.pdf_task_tables,
+        "pages": pages,
+        "seconds": rounded(seconds, 3),
+        "seconds_per_page": rounded(seconds / pages) if pages else None,
+        "bare_weasyprint_s": rounded(bare_s, 3),
+        "ratio_to_bare_weasyprint": rounded(ratio(seconds, bare_s), 2),
+        "pdf_bytes": len(found[1]),
+        "what": "enqueue → db_worker → file stored, ready to download",
+    }
+
+
+def _bare_html(round_) -> str:
+    from scoring import scoresheets
+
+    return scoresheets.round_pack_html(round=round_, completed=False)
+
+
+def _bare(html: str) -> bytes:
+    from weasyprint import HTML
+
+    return HTML(string=html).write_pdf()
+
+
 def measure(context: BenchContext) -> dict[str, Any]:
     scale = context.scale
     built = build_event(
@@ -111,4 +174,12 @@ def measure(context: BenchContext) -> dict[str, Any]:
     # The completed pack (printed after the round) is reported beside it, in one run to save time.
     context.progress("pdf_round: rendering the completed pack (1 run)")
     completed = _pack(round_, completed=True, runs=1)
-    return {"tables": scale.pdf_tables, **blank, "judged_on": "blank pack", "completed_pack": completed}
+    task = _as_task(context)
+    return {
+        "tables": scale.pdf_tables,
+        **blank,
+        "judged_on": "blank pack",
+        "completed_pack": completed,
+        "task_seconds_per_page": task["seconds_per_page"],
+        "task": task,
+    }

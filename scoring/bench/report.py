@@ -167,6 +167,9 @@ SUMMARY_KEYS = {
         "seconds_per_page",
         "bare_seconds_per_page",
         "ratio_to_bare_weasyprint",
+        "task_seconds_per_page",
+        "task.pages",
+        "task.seconds",
         "bare_gc_paused_seconds_per_page",
         "cpu_seconds_per_page",
     ),
@@ -202,6 +205,18 @@ SUMMARY_KEYS = {
         "places_s",
         "sets_per_cpu_second",
         "read_queries",
+    ),
+    "imports": ("rows", "import_s", "saves_during_import", "max_save_wait_s", "save_failures"),
+    "growth": (
+        "database",
+        "standings_per_player_ratio",
+        "record_deal_ratio",
+        "standings_queries",
+        "record_deal_queries",
+        "base.standings_cold_median_ms",
+        "large.standings_cold_median_ms",
+        "base.record_deal_median_ms",
+        "large.record_deal_median_ms",
     ),
 }
 

@@ -1,4 +1,7 @@
-"""`manage.py bench [--small] [--json-only] [--out FILE]`: the tournament-scale benchmark (issue 6).
+"""`manage.py bench [--small | --large] [--json-only] [--out FILE]`: the tournament-scale benchmark (issue 6).
+
+`--large` adds `growth` (issue 12): the standings and a recorded deal at 16,384 players × 6 rounds
+against the same at 1,024.
 
 Builds a synthetic event (1,024 players, 6 rounds of 256 tables, every deal with hands) in a fresh
 database — a temporary SQLite file, or `<name>_bench` when DATABASE_URL is PostgreSQL, never the
@@ -16,7 +19,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.bench.config import FULL, SECTIONS, SMALL
+from scoring.bench.config import FULL, LARGE, SECTIONS, SMALL
 from scoring.bench.report import text_table
 from scoring.bench.runner import run_benchmark
 from scoring.bench.timing import Progress
@@ -30,6 +33,11 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--small", action="store_true", help="16 players, 1 round, short runs")
+        parser.add_argument(
+            "--large",
+            action="store_true",
+            help="the full run and `growth`: the standings and a recorded deal again at 16,384 players",
+        )
         parser.add_argument("--json-only", action="store_true", help="print the JSON object alone")
         parser.add_argument("--out", metavar="FILE", help="also write the JSON object to FILE")
         parser.add_argument(
@@ -50,7 +58,7 @@ class Command(BaseCommand):
         parser.add_argument("--load-seconds", type=float, metavar="S", help="length of each load run")
 
     def handle(
-        self, *args, small, json_only, out, only, db_name, keep_db, load_tool, load_seconds, **options
+        self, *args, small, large, json_only, out, only, db_name, keep_db, load_tool, load_seconds, **options
     ):
         chosen = SECTIONS
         if only:
@@ -58,10 +66,12 @@ class Command(BaseCommand):
             unknown = sorted(set(chosen) - set(SECTIONS))
             if unknown:
                 raise CommandError(f"Unknown measurement {unknown[0]!r}; choose from {', '.join(SECTIONS)}.")
+        if small and large:
+            raise CommandError("Choose --small or --large, not both.")
         if load_seconds is not None and not 0 < load_seconds <= 60:
             raise CommandError("--load-seconds must be more than 0 and at most 60.")
         report = run_benchmark(
-            SMALL if small else FULL,
+            SMALL if small else LARGE if large else FULL,
             only=chosen,
             db_name=db_name,
             keep_db=keep_db,
