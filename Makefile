@@ -28,7 +28,7 @@ help:
 	@echo "make run    - install, migrate, load the demo event and serve http://$(HOST):$(PORT)"
 	@echo "             (HOST=0.0.0.0: the venue's network, in production: gunicorn, DEBUG off)"
 	@echo "make test   - install what the tests need and run the whole suite"
-	@echo "make bench  - the tournament-scale benchmark (1,024 players)"
+	@echo "make bench  - the tournament-scale benchmark (1,024 players; BENCH_ARGS=--large adds 16,384)"
 	@echo "make lint   - ruff and mypy --strict on the engine"
 
 $(BIN)/python:
@@ -75,7 +75,9 @@ ifeq ($(VENUE),)
 	@echo
 	@echo "Serving on http://$(HOST):$(PORT)/  (Ctrl+C stops it)"
 	@echo "Directors log in at http://$(HOST):$(PORT)/accounts/login/ with the demo director's login above."
-	$(BIN)/python manage.py runserver $(BIND)
+	@# The worker for long jobs (big round packs, standings PDFs, imports) runs beside the server.
+	$(BIN)/python manage.py db_worker --no-reload --verbosity 0 & worker=$$!; trap 'kill $$worker' EXIT INT TERM; \
+	  $(BIN)/python manage.py runserver $(BIND)
 else
 	$(VENUE_ENV) $(BIN)/python manage.py migrate --noinput
 	$(VENUE_ENV) $(BIN)/python manage.py createcachetable
@@ -85,7 +87,8 @@ else
 	@echo "Venue mode: gunicorn ($(WORKERS) workers, DEBUG off) on http://$(HOST):$(PORT)/  (Ctrl+C stops it)"
 	@echo "Phones and the projector connect by this machine's address on the venue's network."
 	@echo "Directors: python manage.py create_director NAME --event SLUG (or DEMO=1 for the demo's login above)."
-	$(VENUE_ENV) $(BIN)/gunicorn kalooki_tournament.wsgi --workers $(WORKERS) --bind $(BIND) --timeout 120 \
+	$(VENUE_ENV) $(BIN)/python manage.py db_worker --no-reload & worker=$$!; trap 'kill $$worker' EXIT INT TERM; \
+	  $(VENUE_ENV) $(BIN)/gunicorn kalooki_tournament.wsgi --workers $(WORKERS) --bind $(BIND) --timeout 120 \
 	  --access-logfile -
 endif
 

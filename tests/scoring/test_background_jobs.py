@@ -229,3 +229,12 @@ def test_finished_jobs_and_their_tasks_are_deleted_after_a_while(
     later = timezone.now() + timedelta(hours=25)
     assert jobs.jobs_prune(now=later) == 1
     assert not BackgroundJob.objects.filter(pk=job.pk).exists() and not DBTaskResult.objects.exists()
+
+
+def test_the_prune_command_says_how_many_jobs_went(event, capsys):
+    BackgroundJob.objects.create(
+        event=event, kind="round_pack", created_at=timezone.now() - timedelta(days=2)
+    )
+    call_command("prune_jobs")
+    assert capsys.readouterr().out.strip() == "1 background job deleted."
+    assert not BackgroundJob.objects.exists()
