@@ -19,11 +19,11 @@ from django.views.generic import TemplateView
 from django_tables2 import SingleTableMixin
 from django_tables2.export import ExportMixin
 
-from . import selectors
+from . import background, selectors
 from .charts import running_total_chart
 from .exports import SafeTableExport
 from .filters import NameFilterForm, mark_matches
-from .models import Entry, Event, GameSet, Round
+from .models import BackgroundJob, Entry, Event, GameSet, Round
 from .page_cache import mark_shared
 from .permissions import directed_ids, is_organiser, user_directs
 from .query import flag_param, number_param, whole_number
@@ -350,6 +350,9 @@ class RoundView(PublicTableView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         context.update(round=self.round, status=self.status)
+        # A big round's pack is made in the background (its buttons start the job; the dashboard shows it).
+        if background.in_background(BackgroundJob.Kind.ROUND_PACK, len(self.status.tables)):
+            context["background_rounds"] = {self.round.number}
         return context
 
 

@@ -238,3 +238,13 @@ def test_the_prune_command_says_how_many_jobs_went(event, capsys):
     call_command("prune_jobs")
     assert capsys.readouterr().out.strip() == "1 background job deleted."
     assert not BackgroundJob.objects.exists()
+
+
+def test_the_round_page_offers_its_directors_the_background_pack_of_a_big_round(
+    as_director, event, two_tables, everything_in_background
+):
+    page = as_director.get(
+        reverse("scoring:round", kwargs={"slug": event.slug, "number": 1})
+    ).content.decode()
+    start = reverse("scoring:direct_job_round_pack", kwargs={"slug": event.slug, "number": 1})
+    assert f'action="{start}"' in page and "Print blank sheets" not in page
