@@ -120,6 +120,8 @@ Progress = Callable[[int, int, str], None]
 # Rows checked between two reports of progress; ids read per query (SQLite's limit on parameters).
 _PROGRESS_EVERY = 500
 _IN_CHUNK = 500
+# Rows a bulk insert writes at a time.
+_BATCH = 2000
 
 
 def _no_progress(done: int, total: int, step: str) -> None:
@@ -211,9 +213,10 @@ def players_import_csv(
     report.rejected.sort(key=lambda rejected: rejected.line)
     if report.rejected or not accepted:
         return report
+    staged = _stage(event, accepted, existing)
     progress(len(rows), total, f"entering {len(accepted)} players")
     try:
-        _write_entries(event=event, user=user, accepted=accepted, existing=existing)
+        _write_entries(event=event, user=user, staged=staged)
     except IntegrityError:
         report.rejected.extend(_entered_meanwhile(event, accepted))
         return report
@@ -222,35 +225,51 @@ def players_import_csv(
     return report
 
 
-@transaction.atomic
-def _write_entries(
-    *, event: Event, user, accepted: Sequence[tuple[int, dict[str, str], str]], existing: _Existing
-) -> None:
-    """The staged rows in one transaction: new players, then the entries, one audit entry."""
-    first_round = next_unseated_round(event)
+@dataclass(frozen=True)
+class _Staged:
+    """The rows as unsaved model instances, built before the write transaction starts: a new player for
+    each entry that needs one (`creates[i]`: the index in `players`), or the existing player's id."""
+
+    players: list[Player]
+    entries: list[Entry]
+    creates: list[int | None]
+    names: list[str]
+
+
+def _stage(event: Event, accepted: Sequence[tuple[int, dict[str, str], str]], existing: _Existing) -> _Staged:
     players: list[Player] = []
-    reused: dict[int, int] = {}
-    for index, (_line, row, _key) in enumerate(accepted):
-        name, club, membership = row["name"].strip(), row.get("club", ""), row.get("membership_id", "")
+    entries: list[Entry] = []
+    creates: list[int | None] = []
+    for _line, row, key in accepted:
+        name, club, membership = row["name"], row.get("club", ""), row.get("membership_id", "")
         known = existing.by_membership.get(membership) if membership else None
-        pk = known[0] if known else existing.by_name_club.get((name, club)) if not membership else None
-        if pk is not None:
-            reused[index] = pk
-        else:
+        pk = known[0] if known else None if membership else existing.by_name_club.get((name, club))
+        if pk is None:
+            creates.append(len(players))
             players.append(Player(name=name, club=club, membership_id=membership))
-    created = iter(Player.objects.bulk_create(players, batch_size=1000))
-    entries = []
-    for index, (_line, _row, key) in enumerate(accepted):
-        player_id = reused[index] if index in reused else next(created).pk
-        entries.append(Entry(event=event, player_id=player_id, normalized_name=key, first_round=first_round))
-    Entry.objects.bulk_create(entries, batch_size=1000)
+        else:
+            creates.append(None)
+        entries.append(Entry(event=event, player_id=pk, normalized_name=key))
+    return _Staged(players, entries, creates, [row["name"] for _line, row, _key in accepted])
+
+
+@transaction.atomic
+def _write_entries(*, event: Event, user, staged: _Staged) -> None:
+    """The staged rows in one transaction of bulk inserts: new players, the entries, one audit entry."""
+    first_round = next_unseated_round(event)
+    created = Player.objects.bulk_create(staged.players, batch_size=_BATCH)
+    for entry, index in zip(staged.entries, staged.creates, strict=True):
+        if index is not None:
+            entry.player_id = created[index].pk
+        entry.first_round = first_round
+    Entry.objects.bulk_create(staged.entries, batch_size=_BATCH)
     audit_record(
         event=event,
         action="kalooki.entry.imported",
         user=user,
         obj=event,
         before=None,
-        after={"added": [row["name"] for _line, row, _key in accepted]},
+        after={"added": staged.names},
     )
     touch_results(event.pk)
 
