@@ -12,8 +12,10 @@ before. `manage.py prune_jobs` (and every new job) deletes finished jobs and the
 
 from __future__ import annotations
 
+import signal
 from typing import Any
 
+from django.core.management import call_command
 from django.db import transaction
 from django_tasks import task
 
@@ -43,6 +45,19 @@ def csv_row_count(text: str) -> int:
 def run_job(job_id: int) -> None:
     """The worker's side: do the job (progress, result or failure are written on its row)."""
     jobs.job_run(job_id=job_id)
+
+
+def run_queued_jobs() -> None:
+    """Run every queued job in this process with the real worker (`db_worker --batch`), then return:
+    the benchmark and the tests do the worker's part this way. The worker installs its own handlers
+    for SIGINT, SIGTERM and SIGQUIT; the process's own are put back afterwards."""
+    caught = (signal.SIGINT, signal.SIGTERM, signal.SIGQUIT)
+    handlers = {number: signal.getsignal(number) for number in caught}
+    try:
+        call_command("db_worker", "--batch", "--no-startup-delay", "--no-reload", verbosity=0)
+    finally:
+        for number, handler in handlers.items():
+            signal.signal(number, handler)
 
 
 def start(*, event: Event, user, kind: str, params: dict[str, Any], source: str = "") -> BackgroundJob:

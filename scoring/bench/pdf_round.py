@@ -101,8 +101,6 @@ def _as_task(context: BenchContext) -> dict[str, Any]:
     """The blank pack of a `pdf_task_tables`-table round as a director gets it in the background:
     enqueued (the job's row and its task's, as the dashboard's button does), run by the real worker
     (`db_worker --batch`, in this process), and timed until the file is stored and ready to download."""
-    from django.core.management import call_command
-
     from scoring import background
     from scoring.models import BackgroundJob
     from scoring.selectors.jobs import event_job, job_file
@@ -124,7 +122,7 @@ def _as_task(context: BenchContext) -> dict[str, Any]:
     job = background.start(
         event=event, user=None, kind=BackgroundJob.Kind.ROUND_PACK, params={"round": 1, "completed": False}
     )
-    call_command("db_worker", "--batch", "--no-startup-delay", "--no-reload", verbosity=0)
+    background.run_queued_jobs()
     row = event_job(event, job.pk)
     found = job_file(event, job.pk)
     seconds = time.perf_counter() - wall

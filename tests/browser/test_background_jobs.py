@@ -6,7 +6,6 @@ itself when the worker has imported the file."""
 from __future__ import annotations
 
 import pytest
-from django.core.management import call_command
 
 from scoring import background
 
@@ -21,7 +20,7 @@ def everything_in_background(monkeypatch):
 
 
 def run_worker() -> None:
-    call_command("db_worker", "--batch", "--no-startup-delay", "--no-reload", verbosity=0)
+    background.run_queued_jobs()
 
 
 def console_errors(page) -> list[str]:

@@ -7,6 +7,7 @@ once. The thresholds are lowered here so a small event shows the path a big one 
 from __future__ import annotations
 
 import io
+import signal
 from datetime import timedelta
 
 import pytest
@@ -25,7 +26,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def run_worker() -> None:
     """The real worker: every queued task, then it stops."""
-    call_command("db_worker", "--batch", "--no-startup-delay", "--no-reload", verbosity=0)
+    background.run_queued_jobs()
 
 
 @pytest.fixture
@@ -65,7 +66,9 @@ def test_a_big_round_pack_is_made_by_the_worker_and_downloaded_by_its_directors(
     download = reverse("scoring:direct_job_download", kwargs={"slug": event.slug, "job_id": job.pk})
     assert as_director.get(download).status_code == 409
 
+    handler = signal.getsignal(signal.SIGTERM)
     run_worker()
+    assert signal.getsignal(signal.SIGTERM) is handler  # the worker's own handlers are taken back
 
     after = status(as_director, event, job.pk)
     assert (after["status"], after["percent"], after["finished"]) == ("done", 100, True)
