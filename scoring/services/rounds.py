@@ -112,7 +112,9 @@ def _seating_order(rnd: Round, method: str, rng) -> list[Entry]:
         if row["entry_id"] in by_id
     ]
     # Late entries and players without a counted set go after the ranked players, drawn at random.
-    unranked = [entry for entry in entries if entry not in ranked]
+    # (By id: `entry not in ranked` compared every entry with every ranked one, 16,384² at a federation.)
+    ranked_ids = {entry.pk for entry in ranked}
+    unranked = [entry for entry in entries if entry.pk not in ranked_ids]
     rng.shuffle(unranked)
     return ranked + unranked
 
