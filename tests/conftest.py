@@ -204,6 +204,7 @@ def play_set():
     need exact totals without going through the validator. A verified set whose round then has every
     seated table verified closes the round, as `set_verify` does (through the closing service).
     """
+    from django.db import transaction
     from django.utils import timezone
 
     from scoring import services
@@ -231,7 +232,9 @@ def play_set():
             GameSet.objects.filter(pk=game_set.pk).update(
                 status=GameSet.Status.VERIFIED, verified_at=timezone.now()
             )
-            services.round_close_if_complete(round=game_set.table.round, user=None, cause="test")
+            # As set_verify does, inside a transaction (PostgreSQL locks the round's row).
+            with transaction.atomic():
+                services.round_close_if_complete(round=game_set.table.round, user=None, cause="test")
         game_set.refresh_from_db()
         return game_set
 
