@@ -11,6 +11,7 @@ import os
 import re
 import secrets
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -55,6 +56,34 @@ def env_int(name: str, default: int, *, minimum: int = 0) -> int:
 def env_list(name: str, default: str) -> list[str]:
     """A comma-separated list; blank items are dropped."""
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def env_url(name: str, default: str = "") -> str:
+    """An absolute http(s) address with a host (`http://kalooki.local:8000`, a path allowed), without
+    its trailing slash; anything else (no scheme, a query, a fragment, spaces) stops start-up."""
+    value = _value(name)
+    if value is None:
+        return default
+    parts = urlsplit(value)
+    if (
+        parts.scheme not in ("http", "https")
+        or not parts.hostname
+        or parts.query
+        or parts.fragment
+        or parts.username
+        or any(character.isspace() for character in value)
+    ):
+        raise ImproperlyConfigured(
+            f"{name}={value!r} is not an address such as http://kalooki.local:8000 "
+            "(http or https, a host, no query or fragment)."
+        )
+    try:
+        port = parts.port
+    except ValueError:
+        port = -1
+    if port == -1:
+        raise ImproperlyConfigured(f"{name}={value!r} has a port that is not a number.")
+    return value.rstrip("/")
 
 
 def default_secret_key_file() -> Path:

@@ -91,6 +91,11 @@ def _cache():
     return cache
 
 
+def limit_cache():
+    """The cache every limit counts in (the self-entry short codes' too), its table made if need be."""
+    return _cache()
+
+
 class _Claims:
     """The pair's claims as the cache holds them now: this window's slots and the last window's."""
 

@@ -20,6 +20,7 @@ from kalooki_tournament.environment import (
     env_bool,
     env_int,
     env_list,
+    env_url,
     secret_key_from_file,
 )
 
@@ -50,6 +51,9 @@ ALLOWED_HOSTS = env_list(
     os.environ.get("ALLOWED_HOSTS", "*" if DEBUG or VENUE_MODE else "localhost,127.0.0.1"),
 )
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", "")
+# The address phones reach the app at, printed in each table sheet's QR code (issue 13) when a sheet is
+# printed from the command line; a sheet printed from a page uses the address that page was asked on.
+KALOOKI_PUBLIC_URL = env_url("KALOOKI_PUBLIC_URL", "http://127.0.0.1:8000")
 
 INSTALLED_APPS = [
     "django.contrib.admin",

@@ -43,6 +43,7 @@ from .permissions import director_required, is_organiser
 from .query import number_param
 from .selectors import DealPreview, SetPage
 from .selectors import jobs as jobs_read
+from .selectors.self_entry import director_queue
 from .view_support import game_set_or_404, post_form, posted, refusal_status, seat_names
 
 GET_POST = require_http_methods(["GET", "HEAD", "POST"])
@@ -162,6 +163,11 @@ def _table_page(
     return render(request, "scoring/entry/table.html", context, status=status)
 
 
+def table_page(request, event: Event, game_set: GameSet, *, status: int = 200, **forms: Any) -> HttpResponse:
+    """A table's entry page for other modules' views (the self-entry queue's correction)."""
+    return _table_page(request, event, game_set, status=status, **forms)
+
+
 def _dashboard_page(request, event: Event, *, status: int = 200, **forms: Any) -> HttpResponse:
     rounds = selectors.event_tables_status(event)
     entries = list(Entry.objects.filter(event=event).select_related("player").order_by("player__name"))
@@ -185,6 +191,7 @@ def _dashboard_page(request, event: Event, *, status: int = 200, **forms: Any) -
         },
         "background_standings": background.in_background(BackgroundJob.Kind.STANDINGS_PDF, len(entries)),
         "jobs": jobs_read.recent_jobs(event),
+        "self_entry_queue": director_queue(event),
     }
     seat_form = forms.pop("seat_form", None)
     if seat_form is not None:

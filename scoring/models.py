@@ -64,6 +64,15 @@ class Event(models.Model):
     tiebreaks = models.JSONField(default=default_tiebreaks)
     paper = models.CharField(max_length=10, choices=Paper.choices, default=Paper.A4)
     entry_mode = models.CharField(max_length=10, choices=EntryMode.choices, default=EntryMode.TOTALS)
+
+    class SelfEntry(models.TextChoices):
+        # Whether the tables enter their own deals from the sheet's QR code (issue 13), and whether a
+        # clean confirmed deal is recorded at once or waits for the director like every other one.
+        OFF = "off", "Off: only directors enter deals"
+        RECORD = "record", "Record clean confirmed deals at once"
+        REVIEW = "review", "Every deal waits for the director"
+
+    self_entry = models.CharField(max_length=10, choices=SelfEntry.choices, default=SelfEntry.OFF)
     directors = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="directed_events")
     # Bumped by every service that changes a counted result: cache keys and ETags derive from it.
     results_changed_at = models.DateTimeField(default=timezone.now)
@@ -596,3 +605,84 @@ class BackgroundJob(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} ({self.get_status_display()})"
+class TableKey(models.Model):
+    """The key to one table's phone page (issue 13): `selector` finds it, the secret part of the token
+    is derived from the selector and the site's secret key (`scoring.self_entry_codes`) and only its
+    hash is stored, compared in constant time. A regenerated key is retired, not deleted: its address
+    still opens the table's sheet, read-only."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="keys")
+    selector = models.CharField(max_length=16, unique=True)
+    secret_hash = models.CharField(max_length=64)
+    created_at = models.DateTimeField(default=timezone.now)
+    retired_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"], condition=Q(retired_at__isnull=True), name="tablekey_one_current"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Self-entry key of {self.table}"
+
+    @property
+    def is_current(self) -> bool:
+        return self.retired_at is None
+
+
+class SelfEntryDeal(models.Model):
+    """A deal a table entered on a phone: waiting for another seat's confirmation, then recorded
+    through `deal_record` or waiting in the director's queue (`queue_reason`), settled there.
+
+    `data` is the deal in the `kalooki-sheet/1` shape `deal_record` takes; seats are positions, devices
+    the phone's device cookie. `idempotency_key` makes a deal the phone sends again arrive once."""
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", "Waiting for confirmation"
+        QUEUED = "queued", "Waiting for the director"
+        RECORDED = "recorded", "Recorded"
+        DISMISSED = "dismissed", "Rejected by the director"
+
+    game_set = models.ForeignKey(GameSet, on_delete=models.CASCADE, related_name="self_entries")
+    key = models.ForeignKey(TableKey, on_delete=models.CASCADE, related_name="deals")
+    number = models.PositiveSmallIntegerField()
+    data = models.JSONField(encoder=DjangoJSONEncoder)
+    idempotency_key = models.CharField(max_length=64)
+    set_version = models.PositiveIntegerField()
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.WAITING)
+    entered_seat = models.PositiveSmallIntegerField()
+    entered_device = models.CharField(max_length=64)
+    entered_at = models.DateTimeField(default=timezone.now)
+    confirmed_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    confirmed_device = models.CharField(max_length=64, blank=True)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    objection = models.TextField(blank=True)
+    queue_reason = models.CharField(max_length=200, blank=True)
+    findings = models.JSONField(default=list, blank=True, encoder=DjangoJSONEncoder)
+    deal = models.ForeignKey(Deal, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    settled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    settled_at = models.DateTimeField(null=True, blank=True)
+    settled_note = models.TextField(blank=True)
+    version = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        ordering = ["game_set", "entered_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["game_set", "idempotency_key"], name="selfentry_sent_once"),
+            models.CheckConstraint(
+                condition=Q(number__gte=1) & Q(number__lte=9), name="selfentry_number_1_to_9"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Deal {self.number} entered at {self.game_set.table}"
+
+    @property
+    def same_device(self) -> bool:
+        """One phone both entered and confirmed the deal (handed over, or one player alone)."""
+        return bool(self.confirmed_device) and self.confirmed_device == self.entered_device

@@ -15,6 +15,7 @@ from . import scoresheets
 from .models import Event, Table
 from .permissions import director_required
 from .query import flag_param
+from .self_entry_print import request_base_url, sheet_codes
 from .views import event_for, public_results_page, round_for, round_param, wants_provisional
 
 
@@ -31,11 +32,17 @@ def _table(event: Event, number: int, table: int) -> Table:
     )
 
 
+def _codes(request, tables):
+    """Each table's self-entry QR code, addressed as this page was asked (issue 13)."""
+    return sheet_codes(tables=tables, base_url=request_base_url(request), user=request.user)
+
+
 @require_safe
 @director_required
 def table_blank(request, event: Event, number: int, table: int):
     """A table's sheet to fill in: players, dealers, deal sizes and contracts printed, boxes empty."""
-    data = scoresheets.render_table_sheet(table=_table(event, number, table), completed=False)
+    found = _table(event, number, table)
+    data = scoresheets.render_table_sheet(table=found, completed=False, codes=_codes(request, [found]))
     return pdf_response(data, f"{event.slug}-r{number}-t{table}-blank.pdf")
 
 
@@ -43,7 +50,8 @@ def table_blank(request, event: Event, number: int, table: int):
 @director_required
 def table_completed(request, event: Event, number: int, table: int):
     """A table's sheet filled in from the recorded results, with its verification, findings, rulings."""
-    data = scoresheets.render_table_sheet(table=_table(event, number, table), completed=True)
+    found = _table(event, number, table)
+    data = scoresheets.render_table_sheet(table=found, completed=True, codes=_codes(request, [found]))
     return pdf_response(data, f"{event.slug}-r{number}-t{table}-sheet.pdf")
 
 
@@ -53,7 +61,8 @@ def round_sheets(request, event: Event, number: int):
     """Every table's sheet of a round, one a page, in table order (?completed=1: filled in)."""
     rnd = round_for(event, number)
     completed = flag_param(request.GET, "completed")
-    data = scoresheets.render_round_sheets(round=rnd, completed=completed)
+    tables = list(rnd.tables.select_related("round__event"))
+    data = scoresheets.render_round_sheets(round=rnd, completed=completed, codes=_codes(request, tables))
     kind = "sheets" if completed else "blank-sheets"
     return pdf_response(data, f"{event.slug}-r{number}-{kind}.pdf")
 

@@ -13,7 +13,7 @@ is self-contained: what `render_*` prints is exactly `weasyprint.HTML(string=htm
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import quote
@@ -23,6 +23,7 @@ from django.template.loader import get_template, render_to_string
 from .collector import collector_paused
 from .pdf_data import SeasonSheet, Seating, StandingsSheet, TableSheet
 from .selectors import printed
+from .self_entry_codes import SheetCode
 
 CSS_TEMPLATE = "scoring/pdf/print.css"
 # Sheets are landscape (nine rows, three columns a player); lists are portrait.
@@ -103,13 +104,19 @@ def write_pdf(html: str) -> bytes:
 # --- HTML (pure: plain data in, one document out) ---------------------------------------------------
 
 
-def sheets_html(sheets: Sequence[TableSheet], *, paper: str | None = None) -> str:
-    """One document holding each sheet on its own page, in the order given."""
+def sheets_html(
+    sheets: Sequence[TableSheet], *, paper: str | None = None, codes: Mapping[int, SheetCode] | None = None
+) -> str:
+    """One document holding each sheet on its own page, in the order given; `codes` (by table number)
+    puts each table's self-entry QR code and short code beside its number."""
     if not sheets and paper is None:
         paper = "A4"
     paper = paper or sheets[0].event.paper
     title = sheets[0].title if len(sheets) == 1 else _pack_title(sheets)
-    items = [(sheet, sheet_layout(paper, len(sheet.players))) for sheet in sheets]
+    codes = codes or {}
+    items = [
+        (sheet, sheet_layout(paper, len(sheet.players)), codes.get(sheet.table_number)) for sheet in sheets
+    ]
     return render_to_string(
         "scoring/pdf/sheets.html", {"sheets": items, "title": title, "css": print_css(paper)}
     )
@@ -146,23 +153,27 @@ def seating_html(seating: Seating) -> str:
 # --- the renderers (model in, bytes out) -------------------------------------------------------------
 
 
-def render_table_sheet(*, game_set=None, table=None, completed: bool) -> bytes:
+def render_table_sheet(
+    *, game_set=None, table=None, completed: bool, codes: Mapping[int, SheetCode] | None = None
+) -> bytes:
     """One table's sheet: blank (pre-filled) or completed from the recorded results."""
     if table is None:
         if game_set is None:
             raise TypeError("render_table_sheet() needs game_set= or table=")
         table = game_set.table
-    return write_pdf(sheets_html([printed.table_sheet(table, completed=completed)]))
+    return write_pdf(sheets_html([printed.table_sheet(table, completed=completed)], codes=codes))
 
 
-def round_pack_html(*, round, completed: bool = False) -> str:
+def round_pack_html(*, round, completed: bool = False, codes: Mapping[int, SheetCode] | None = None) -> str:
     sheets = printed.round_sheets(round, completed=completed)
-    return sheets_html(sheets, paper=round.event.paper)
+    return sheets_html(sheets, paper=round.event.paper, codes=codes)
 
 
-def render_round_sheets(*, round, completed: bool = False) -> bytes:
+def render_round_sheets(
+    *, round, completed: bool = False, codes: Mapping[int, SheetCode] | None = None
+) -> bytes:
     """Every table's sheet of a round in one PDF, one table a page, in table order."""
-    return write_pdf(round_pack_html(round=round, completed=completed))
+    return write_pdf(round_pack_html(round=round, completed=completed, codes=codes))
 
 
 def render_round_sheets_in_parts(

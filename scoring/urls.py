@@ -13,11 +13,12 @@ URL scheme (every part links by these names):
   director entry  (scoring/entry_urls.py) under /e/<slug>/direct/…
   printable PDFs  (scoring/pdf_urls.py)   under /e/<slug>/pdf/…
   ratings and seasons (scoring/league_urls.py) under /ratings/… and /seasons/…
+  self-entry      (scoring/self_entry_urls.py) phones under /s/…, directors under …/direct/self-entry/
 """
 
 from django.urls import include, path
 
-from . import views
+from . import self_entry_urls, views
 
 app_name = "scoring"
 urlpatterns: list = [
@@ -30,7 +31,9 @@ urlpatterns: list = [
     path("e/<slug:slug>/p/<int:entry_id>/", views.player, name="player"),
     path("e/<slug:slug>/projector/", views.projector, name="projector"),
     path("", include("scoring.event_urls")),
+    path("e/<slug:slug>/direct/self-entry/", include(self_entry_urls.desk_patterns)),
     path("e/<slug:slug>/direct/", include("scoring.entry_urls")),
+    path("s/", include(self_entry_urls.phone_patterns)),
     path("e/<slug:slug>/pdf/", include("scoring.pdf_urls")),
     path("", include("scoring.league_urls")),
 ]

@@ -7,11 +7,14 @@ to hand out before the round, or `--completed` to file them afterwards.
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import urlsplit
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from scoring import scoresheets
 from scoring.models import Event, Round
+from scoring.self_entry_print import sheet_codes
 
 
 class Command(BaseCommand):
@@ -24,8 +27,19 @@ class Command(BaseCommand):
         parser.add_argument(
             "--completed", action="store_true", help="fill the sheets in from the recorded results"
         )
+        parser.add_argument(
+            "--base-url",
+            default=None,
+            help="the address phones reach the app at, for the QR codes (default: KALOOKI_PUBLIC_URL)",
+        )
 
-    def handle(self, *args, event: str, round: int, out: str, completed: bool, **options):
+    def handle(self, *args, event: str, round: int, out: str, completed: bool, base_url=None, **options):
+        base_url = base_url or settings.KALOOKI_PUBLIC_URL
+        parts = urlsplit(base_url)
+        if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+            raise CommandError(
+                f"--base-url {base_url!r} is not an address such as http://kalooki.local:8000."
+            )
         try:
             rnd = Round.objects.select_related("event").get(event__slug=event, number=round)
         except Round.DoesNotExist:
@@ -35,7 +49,8 @@ class Command(BaseCommand):
         tables = rnd.tables.count()
         if not tables:
             raise CommandError(f"Round {round} of {event!r} is not seated yet: no tables to print.")
-        data = scoresheets.render_round_sheets(round=rnd, completed=completed)
+        codes = sheet_codes(tables=rnd.tables.select_related("round__event"), base_url=base_url)
+        data = scoresheets.render_round_sheets(round=rnd, completed=completed, codes=codes)
         path = Path(out)
         try:
             path.write_bytes(data)

@@ -1,0 +1,233 @@
+"""Reads for self-entry at the tables (issue 13): the key a token opens, a table's phone page, the
+director's queue and the tables' codes. A fixed number of queries whatever the event size."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.urls import reverse
+
+from ..models import Event, GameSet, Seat, SelfEntryDeal, Table, TableKey
+from ..self_entry_codes import (
+    secret_matches,
+    short_code_for,
+    short_code_matches,
+    shown_short_code,
+    split_token,
+    token_for,
+)
+from .set_page import SetPage, set_grid
+
+
+def key_for_token(token: str) -> TableKey | None:
+    """The key a token opens (current or retired), or None: a token of the wrong shape, an unknown
+    selector or a wrong secret (compared in constant time). One query."""
+    parts = split_token(token)
+    if parts is None:
+        return None
+    selector, secret = parts
+    key = TableKey.objects.select_related("table__round__event").filter(selector=selector).first()
+    if key is None or not secret_matches(key.secret_hash, secret):
+        return None
+    return key
+
+
+def key_for_short_code(event: Event, table_number: int, code: str) -> TableKey | None:
+    """The current key of table `table_number` of `event` (its latest round first) whose short code is
+    `code`, or None. One query."""
+    keys = (
+        TableKey.objects.select_related("table__round__event")
+        .filter(table__round__event=event, table__number=table_number, retired_at__isnull=True)
+        .order_by("-table__round__number")
+    )
+    for key in keys:
+        if short_code_matches(key.selector, code):
+            return key
+    return None
+
+
+def phone_path(key: TableKey) -> str:
+    return reverse("scoring:self_entry_phone", kwargs={"token": token_for(key.selector)})
+
+
+@dataclass(frozen=True)
+class PhoneEntry:
+    """A deal the table entered, as the phone shows it."""
+
+    pk: int
+    number: int
+    status: str
+    status_text: str
+    entered_seat: int
+    entered_by: str
+    confirmed_by: str
+    objection: str
+    queue_reason: str
+    version: int
+    lines: list[dict[str, Any]]
+    out: str
+    doubled: bool
+    void: bool
+
+
+@dataclass(frozen=True)
+class PhonePage:
+    key: TableKey
+    grid: SetPage
+    accepting: bool
+    closed_because: str
+    waiting: list[PhoneEntry]
+    settled: list[PhoneEntry]
+
+
+def _phone_entry(entry: SelfEntryDeal, names: dict[int, str]) -> PhoneEntry:
+    data = entry.data or {}
+    results = data.get("results") or {}
+    lines = [
+        {
+            "player": name,
+            "calls": row.get("calls", 0),
+            "penalty": row.get("penalty"),
+            "hand": row.get("hand"),
+            "out": data.get("out") == name,
+        }
+        for name, row in results.items()
+    ]
+    return PhoneEntry(
+        pk=entry.pk,
+        number=entry.number,
+        status=entry.status,
+        status_text=entry.get_status_display(),
+        entered_seat=entry.entered_seat,
+        entered_by=names.get(entry.entered_seat, ""),
+        confirmed_by=names.get(entry.confirmed_seat or 0, ""),
+        objection=entry.objection,
+        queue_reason=entry.queue_reason,
+        version=entry.version,
+        lines=lines,
+        out=data.get("out") or "",
+        doubled=bool(data.get("doubled")),
+        void=bool(data.get("void")),
+    )
+
+
+def phone_page(key: TableKey) -> PhonePage:
+    """What a table's phone shows: the set's grid, the deal due and the table's entries."""
+    game_set = GameSet.objects.select_related("table__round__event").get(table_id=key.table_id)
+    grid = set_grid(game_set)
+    event = grid.event
+    closed = ""
+    if key.retired_at is not None:
+        closed = "This code was changed by the director: the sheet is shown read-only."
+    elif grid.game_set.is_verified:
+        closed = "The set is verified: the sheet is shown read-only."
+    elif event.self_entry == Event.SelfEntry.OFF:
+        closed = "The director enters this event's deals: self-entry is off."
+    elif grid.upcoming is None:
+        closed = "All nine deals are recorded."
+    names = {seat.position: seat.player for seat in grid.players}
+    entries = [
+        _phone_entry(entry, names)
+        for entry in SelfEntryDeal.objects.filter(game_set=grid.game_set).order_by("-entered_at", "-pk")[:30]
+    ]
+    return PhonePage(
+        key=key,
+        grid=grid,
+        accepting=not closed,
+        closed_because=closed,
+        waiting=[entry for entry in entries if entry.status == SelfEntryDeal.Status.WAITING],
+        settled=[entry for entry in entries if entry.status != SelfEntryDeal.Status.WAITING][:9],
+    )
+
+
+@dataclass(frozen=True)
+class QueueRow:
+    """One entry waiting for the director, with the seats' names and its findings."""
+
+    entry: SelfEntryDeal
+    round_number: int
+    table_number: int
+    entered_by: str
+    confirmed_by: str
+    same_device: bool
+    conflict: bool
+    findings: list[dict[str, Any]]
+    summary: str
+
+
+def _summary(data: dict[str, Any]) -> str:
+    if data.get("void"):
+        return "void"
+    parts = [f"out: {data.get('out') or '—'}"]
+    if data.get("doubled"):
+        parts.append("doubled")
+    for name, row in (data.get("results") or {}).items():
+        parts.append(f"{name} {row.get('calls', 0)}/{row.get('penalty')}")
+    return " · ".join(parts)
+
+
+def director_queue(event: Event) -> list[QueueRow]:
+    """The event's entries waiting for the director, oldest first. Two queries."""
+    entries = list(
+        SelfEntryDeal.objects.filter(game_set__table__round__event=event, status=SelfEntryDeal.Status.QUEUED)
+        .select_related("game_set__table__round")
+        .order_by("entered_at", "pk")
+    )
+    seats: dict[tuple[int, int], str] = {}
+    for seat in Seat.objects.filter(table_id__in={entry.game_set.table_id for entry in entries}).values(
+        "table_id", "position", "entry__player__name"
+    ):
+        seats[(seat["table_id"], seat["position"])] = seat["entry__player__name"]
+    rows = []
+    for entry in entries:
+        table = entry.game_set.table
+        rows.append(
+            QueueRow(
+                entry=entry,
+                round_number=table.round.number,
+                table_number=table.number,
+                entered_by=seats.get((table.pk, entry.entered_seat), "?"),
+                confirmed_by=seats.get((table.pk, entry.confirmed_seat or 0), ""),
+                same_device=entry.same_device,
+                conflict=entry.queue_reason.startswith("conflict"),
+                findings=list(entry.findings or []),
+                summary=_summary(entry.data or {}),
+            )
+        )
+    return rows
+
+
+@dataclass(frozen=True)
+class KeyRow:
+    round_number: int
+    table_number: int
+    table_id: int
+    short_code: str
+    path: str
+    issued_at: Any
+
+
+def table_keys(event: Event) -> list[KeyRow]:
+    """Every table's current key, by round and table. One query."""
+    keys = (
+        TableKey.objects.filter(table__round__event=event, retired_at__isnull=True)
+        .select_related("table__round")
+        .order_by("table__round__number", "table__number")
+    )
+    return [
+        KeyRow(
+            round_number=key.table.round.number,
+            table_number=key.table.number,
+            table_id=key.table_id,
+            short_code=shown_short_code(short_code_for(key.selector)),
+            path=phone_path(key),
+            issued_at=key.created_at,
+        )
+        for key in keys
+    ]
+
+
+def event_tables(event: Event) -> list[Table]:
+    """The event's tables with their rounds (for issuing keys). One query."""
+    return list(Table.objects.filter(round__event=event).select_related("round__event"))

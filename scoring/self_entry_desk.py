@@ -1,0 +1,166 @@
+"""The director's side of self-entry (issue 13), under /e/<slug>/direct/self-entry/: the event's
+setting, each table's code (regenerate it), and the queue of deals the tables entered that wait for
+the director — accept, correct in the normal entry form, or reject. Thin views: one service call each.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from .entry_views import entry_mode, table_page
+from .forms import DealEntry
+from .models import Event, SelfEntryDeal, Table
+from .permissions import director_required
+from .selectors.self_entry import director_queue, event_tables, table_keys
+from .self_entry_print import request_base_url
+from .services import self_entry as service
+from .view_support import refusal_status, seat_names
+
+
+def _back(event: Event):
+    return redirect(reverse("scoring:self_entry_desk", kwargs={"slug": event.slug}))
+
+
+def _version(request) -> int | None:
+    try:
+        return int(request.POST.get("version", ""))
+    except ValueError:
+        return None
+
+
+@director_required
+@require_http_methods(["GET", "HEAD"])
+def desk(request, event: Event):
+    """The setting, the queue and every table's short code and phone address."""
+    service.table_keys_ensure(tables=event_tables(event), user=request.user)
+    context = {
+        "event": event,
+        "modes": Event.SelfEntry.choices,
+        "queue": director_queue(event),
+        "keys": table_keys(event),
+        "base_url": request_base_url(request),
+    }
+    return render(request, "scoring/self_entry/desk.html", context)
+
+
+@director_required
+@require_POST
+def mode(request, event: Event):
+    try:
+        service.self_entry_mode_set(
+            event=event,
+            user=request.user,
+            mode=request.POST.get("mode", ""),
+            expected_version=_version(request),
+        )
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        event.refresh_from_db()
+        messages.success(request, f"Self-entry: {event.get_self_entry_display()}.")
+    return _back(event)
+
+
+@director_required
+@require_POST
+def regenerate(request, event: Event, number: int, table: int):
+    """A new code for one table: the old QR code and short code open the sheet read-only from now on."""
+    found = get_object_or_404(
+        Table.objects.select_related("round__event"), round__event=event, round__number=number, number=table
+    )
+    service.table_key_regenerate(table=found, user=request.user, reason=request.POST.get("reason", "")[:500])
+    messages.success(request, f"Round {number}, table {table} has a new code: print its sheet again.")
+    return _back(event)
+
+
+def _queued(event: Event, entry_id: int) -> SelfEntryDeal:
+    return get_object_or_404(
+        SelfEntryDeal.objects.select_related("game_set__table__round"),
+        pk=entry_id,
+        game_set__table__round__event=event,
+    )
+
+
+@director_required
+@require_POST
+def accept(request, event: Event, entry_id: int):
+    entry = _queued(event, entry_id)
+    try:
+        saved = service.self_entry_accept(entry=entry, user=request.user, expected_version=_version(request))
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(
+            request, f"Deal {saved.number} at table {entry.game_set.table.number} recorded as entered."
+        )
+    return _back(event)
+
+
+@director_required
+@require_POST
+def dismiss(request, event: Event, entry_id: int):
+    entry = _queued(event, entry_id)
+    try:
+        saved = service.self_entry_dismiss(
+            entry=entry,
+            user=request.user,
+            reason=request.POST.get("reason", ""),
+            expected_version=_version(request),
+        )
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(request, f"The table's entry of deal {saved.number} is rejected.")
+    return _back(event)
+
+
+def _prefilled(entry: SelfEntryDeal, players: list[str], mode: str) -> DealEntry:
+    data = entry.data or {}
+    results = {
+        name: {key: row.get(key) for key in ("calls", "penalty", "total", "hand") if row.get(key) is not None}
+        for name, row in (data.get("results") or {}).items()
+    }
+    initial = {
+        "deal": entry.number,
+        "out": data.get("out") or "",
+        "doubled": bool(data.get("doubled")),
+        "void": bool(data.get("void")),
+        "dealer": data.get("dealer") or "",
+        "set_version": entry.game_set.version,
+    }
+    return DealEntry(players=players, initial=initial, results=results, mode=mode)
+
+
+@director_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def correct(request, event: Event, entry_id: int):
+    """The normal entry form, filled in with the table's entry; saving records the corrected deal."""
+    entry = _queued(event, entry_id)
+    game_set = entry.game_set
+    players = seat_names(game_set)
+    action = reverse("scoring:self_entry_correct", kwargs={"slug": event.slug, "entry_id": entry.pk})
+    extra = {"entry_action": action, "self_entry": entry}
+    if request.method != "POST":
+        form = _prefilled(entry, players, entry_mode(request, event))
+        return table_page(request, event, game_set, entry=form, **extra)
+    form = DealEntry(request.POST, players=players, mode=entry_mode(request, event))
+    if not form.is_valid():
+        return table_page(request, event, game_set, status=400, entry=form, **extra)
+    try:
+        service.self_entry_correct(
+            entry=entry,
+            user=request.user,
+            data=form.as_deal_data(),
+            expected_version=entry.version,
+            expected_set_version=form.set_version,
+            reason=form.reason,
+        )
+    except ValidationError as exc:
+        form.add_service_error(exc)
+        return table_page(request, event, game_set, status=refusal_status(exc), entry=form, **extra)
+    messages.success(request, f"Deal {entry.number} at table {game_set.table.number} recorded as corrected.")
+    return _back(event)

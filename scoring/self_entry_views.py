@@ -1,0 +1,268 @@
+"""The table's phone page (issue 13): no log-in, the token in the sheet's QR code is the key.
+
+It opens only its own table: the players, the deal due with its contract and dealer, the entry form
+(the director's `DealEntry`, the same live check), the deals waiting for another seat's confirmation.
+A retired key, a verified set or self-entry switched off shows the sheet read-only and accepts
+nothing. Each phone carries a random device cookie, so the director sees when one phone both entered
+and confirmed a deal. Posts answer JSON to the page's script (static/js/self_entry.js, which keeps an
+unsent deal on the phone) and a redirect or the page again without it.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from kalooki_tournament.ratelimit import client_ip
+
+from . import self_entry_limit
+from .forms import DealEntry
+from .models import Event, SelfEntryDeal, TableKey
+from .selectors.self_entry import PhonePage, key_for_short_code, key_for_token, phone_page, phone_path
+from .selectors.set_page import deal_preview
+from .services import self_entry as service
+from .view_support import refusal_status
+
+DEVICE_COOKIE = "kalooki_device"
+DEVICE_AGE = 365 * 24 * 3600
+
+
+def _key(token: str) -> TableKey:
+    key = key_for_token(token)
+    if key is None:
+        raise Http404("No table has this code.")
+    return key
+
+
+def _device(request) -> str:
+    value = request.COOKIES.get(DEVICE_COOKIE, "")
+    if (
+        isinstance(value, str)
+        and 16 <= len(value) <= 64
+        and value.replace("-", "").replace("_", "").isalnum()
+    ):
+        return value
+    return ""
+
+
+def _private(request, response: HttpResponse, device: str) -> HttpResponse:
+    """No cache keeps the page, no referrer carries its address away; the device cookie is set."""
+    response["Cache-Control"] = "no-store"
+    response["Referrer-Policy"] = "no-referrer"
+    response["X-Robots-Tag"] = "noindex"
+    if request.COOKIES.get(DEVICE_COOKIE) != device:
+        response.set_cookie(
+            DEVICE_COOKIE,
+            device,
+            max_age=DEVICE_AGE,
+            httponly=True,
+            samesite="Lax",
+            secure=request.is_secure(),
+        )
+    return response
+
+
+def _wants_json(request) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def _entry_form(page: PhonePage, data=None) -> DealEntry | None:
+    grid = page.grid
+    upcoming = grid.upcoming
+    if not page.accepting or upcoming is None:
+        return None
+    players = [seat.player for seat in grid.players]
+    return DealEntry(
+        data,
+        players=players,
+        initial={"deal": grid.next_number, "dealer": upcoming.dealer, "set_version": grid.game_set.version},
+    )
+
+
+def _page(request, token: str, key: TableKey, *, status: int = 200, **extra: Any) -> HttpResponse:
+    page = phone_page(key)
+    device = _device(request) or secrets.token_urlsafe(18)
+    entry = extra.pop("entry", None) or _entry_form(page)
+    context = {
+        "page": page,
+        "grid": page.grid,
+        "event": page.grid.event,
+        "token": token,
+        "entry": entry,
+        "lines": [
+            {"seat": seat, "name": name, "form": form} for seat, (name, form) in enumerate(entry.lines, 1)
+        ]
+        if entry
+        else [],
+        "seats": page.grid.players,
+        "device": device,
+        # A fresh key for each deal the page offers: the same deal sent again is saved once.
+        "idempotency_key": secrets.token_urlsafe(18),
+        **extra,
+    }
+    return _private(request, render(request, "scoring/self_entry/phone.html", context, status=status), device)
+
+
+@require_http_methods(["GET", "HEAD"])
+def phone(request, token: str):
+    """The table's phone page (read-only when the key is retired or the set verified)."""
+    return _page(request, token, _key(token))
+
+
+@require_POST
+def check(request, token: str):
+    """The live check of the deal being typed, as on the director's page. Writes nothing."""
+    key = _key(token)
+    page = phone_page(key)
+    entry = _entry_form(page, request.POST)
+    if entry is None:
+        return HttpResponse(status=204)
+    preview = None
+    if entry.is_valid():
+        try:
+            preview = deal_preview(page.grid.game_set, data=entry.as_deal_data())
+        except ValidationError as exc:
+            entry.add_service_error(exc)
+    lines = []
+    for seat, (name, form) in enumerate(entry.lines, start=1):
+        lines.append(
+            {
+                "seat": seat,
+                "name": name,
+                "form": form,
+                "echo": preview.players[seat - 1] if preview else None,
+                "findings": preview.player_findings.get(name, []) if preview else [],
+            }
+        )
+    context = {"entry": entry, "preview": preview, "lines": lines, "oob": True}
+    return render(request, "scoring/entry/_check.html", context)
+
+
+def _answer(request, token: str, key: TableKey, *, ok: bool, message: str, status: int = 200, **extra):
+    if _wants_json(request):
+        return JsonResponse({"ok": ok, "message": message, **extra}, status=status)
+    if ok:
+        messages.success(request, message)
+        return redirect(reverse("scoring:self_entry_phone", kwargs={"token": token}))
+    return _page(request, token, key, status=status, problem=message, **extra.get("page", {}))
+
+
+@require_POST
+def enter(request, token: str):
+    """A deal entered at the table: it waits for another seat's confirmation."""
+    key = _key(token)
+    device = _device(request)
+    page = phone_page(key)
+    entry = _entry_form(page, request.POST)
+    if entry is None:
+        return _answer(request, token, key, ok=False, message=page.closed_because, status=409)
+    if not entry.is_valid():
+        errors = [f"{field}: {', '.join(messages)}" for field, messages in entry.deal.errors.items()]
+        for name, form in entry.lines:
+            errors += [f"{name}, {field}: {', '.join(messages)}" for field, messages in form.errors.items()]
+        return _answer(
+            request, token, key, ok=False, message=" ".join(errors) or "Check the deal.", status=400
+        )
+    try:
+        saved, created = service.self_entry_submit(
+            key=key,
+            seat=request.POST.get("seat"),
+            device=device,
+            data=entry.as_deal_data(),
+            idempotency_key=request.POST.get("idempotency_key", ""),
+        )
+    except ValidationError as exc:
+        status = 409 if isinstance(exc, service.SelfEntryClosed) else refusal_status(exc)
+        return _answer(request, token, key, ok=False, message=" ".join(exc.messages), status=status)
+    message = (
+        f"Deal {saved.number} sent: waiting for confirmation by another seat."
+        if saved.status == SelfEntryDeal.Status.WAITING
+        else f"Deal {saved.number} sent: it waits for the director ({saved.queue_reason})."
+    )
+    return _answer(request, token, key, ok=True, message=message, entry=saved.pk, created=created)
+
+
+def _decide(request, token: str, entry_id: int, *, rejecting: bool):
+    key = _key(token)
+    entry = get_object_or_404(SelfEntryDeal, pk=entry_id, game_set__table_id=key.table_id)
+    version = request.POST.get("version") or None
+    try:
+        expected = int(version) if version is not None else None
+    except ValueError:
+        expected = None
+    try:
+        if rejecting:
+            saved = service.self_entry_reject(
+                key=key,
+                entry=entry,
+                seat=request.POST.get("seat"),
+                device=_device(request),
+                reason=request.POST.get("reason", ""),
+                expected_version=expected,
+            )
+            message = f"Deal {saved.number} rejected: the director settles it."
+        else:
+            saved = service.self_entry_confirm(
+                key=key,
+                entry=entry,
+                seat=request.POST.get("seat"),
+                device=_device(request),
+                expected_version=expected,
+            )
+            message = (
+                f"Deal {saved.number} confirmed and recorded."
+                if saved.status == SelfEntryDeal.Status.RECORDED
+                else f"Deal {saved.number} confirmed: it waits for the director ({saved.queue_reason})."
+            )
+    except ValidationError as exc:
+        return _answer(
+            request, token, key, ok=False, message=" ".join(exc.messages), status=refusal_status(exc)
+        )
+    return _answer(request, token, key, ok=True, message=message, status_text=saved.get_status_display())
+
+
+@require_POST
+def confirm(request, token: str, entry_id: int):
+    return _decide(request, token, entry_id, rejecting=False)
+
+
+@require_POST
+def reject(request, token: str, entry_id: int):
+    return _decide(request, token, entry_id, rejecting=True)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def short_code(request):
+    """Typing the code under the QR code: event, table number and the 8 characters. Five wrong tries a
+    minute from one address, then a wait (429)."""
+    events = list(Event.objects.exclude(self_entry=Event.SelfEntry.OFF).order_by("-date_start", "name")[:50])
+    context: dict[str, Any] = {"events": events, "problem": "", "posted": request.POST}
+    if request.method != "POST":
+        return render(request, "scoring/self_entry/short_code.html", context)
+    address = client_ip(request)
+    wait, slot = self_entry_limit.claim(address)
+    if wait:
+        context["problem"] = f"Too many wrong codes from this address: try again in {wait} seconds."
+        response = render(request, "scoring/self_entry/short_code.html", context, status=429)
+        response["Retry-After"] = str(wait)
+        return response
+    key = None
+    event = Event.objects.filter(slug=request.POST.get("event", "")).first()
+    try:
+        table_number = int(request.POST.get("table", ""))
+    except ValueError:
+        table_number = 0
+    if event is not None and table_number > 0:
+        key = key_for_short_code(event, table_number, request.POST.get("code", ""))
+    if key is None:
+        context["problem"] = "No table of that event and number has this code: check the three and try again."
+        return render(request, "scoring/self_entry/short_code.html", context, status=400)
+    self_entry_limit.give_back(slot)
+    return redirect(phone_path(key))

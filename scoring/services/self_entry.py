@@ -1,0 +1,438 @@
+"""Self-entry at the tables (issue 13): the tables' keys, a deal entered on a phone, another seat's
+confirmation or rejection, and the director's queue.
+
+A confirmed deal is recorded through `deal_record` like a director's (version check, validator, audit
+entry naming the seats); one with an error finding, a rejected one, two entries for one deal, or any
+deal when the event has every deal wait, goes to the director's queue instead, where the director
+accepts, corrects or rejects it. Nothing here ever writes a token to the audit log: keys are named by
+when they were issued.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from adjudication.audit import acting_user, audit_record
+from adjudication.engine.dealing import next_deal_number
+
+from ..deal_input import MAX_TEXT, read_deal
+from ..errors import field_errors
+from ..models import Event, GameSet, SelfEntryDeal, Table, TableKey
+from ..selectors.set_page import deal_preview
+from ..self_entry_codes import new_selector, secret_for, secret_hash
+from ..sheets import deals_of, seats_of
+from .deals import deal_record
+from .guards import check_version, locked_set
+
+OPEN = (SelfEntryDeal.Status.WAITING, SelfEntryDeal.Status.QUEUED)
+MAX_IDEMPOTENCY = 64
+
+
+class SelfEntryClosed(ValidationError):
+    """The table's page accepts no entry: the set is verified, the key retired, self-entry off."""
+
+
+def _new_key(table: Table) -> TableKey:
+    selector = new_selector()
+    return TableKey(table=table, selector=selector, secret_hash=secret_hash(secret_for(selector)))
+
+
+def _key_data(key: TableKey) -> dict[str, Any]:
+    # Never the token, the selector or the short code: when it was issued is enough to tell keys apart.
+    return {"table": key.table.number, "round": key.table.round.number, "issued_at": key.created_at}
+
+
+@transaction.atomic
+def table_keys_ensure(*, tables: Iterable[Table], user=None) -> dict[int, TableKey]:
+    """Each table's current key, issuing the missing ones (printing a sheet does): {table id: key}.
+    Two printers at once issue one key a table (the database keeps one current key a table)."""
+    tables = list(tables)
+    wanted = {table.pk: table for table in tables}
+    current = {
+        key.table_id: key for key in TableKey.objects.filter(table_id__in=wanted, retired_at__isnull=True)
+    }
+    missing = [table for pk, table in wanted.items() if pk not in current]
+    if missing:
+        TableKey.objects.bulk_create([_new_key(table) for table in missing], ignore_conflicts=True)
+        current = {
+            key.table_id: key for key in TableKey.objects.filter(table_id__in=wanted, retired_at__isnull=True)
+        }
+        first = missing[0]
+        audit_record(
+            event=first.round.event,
+            action="kalooki.selfentry.keys_issued",
+            user=user,
+            obj=None,
+            before=None,
+            after={"round": first.round.number, "tables": sorted(table.number for table in missing)},
+        )
+    for key in current.values():
+        key.table = wanted[key.table_id]
+    return current
+
+
+@transaction.atomic
+def table_key_regenerate(*, table: Table, user, reason: str = "") -> TableKey:
+    """A new key for the table; the old one is retired (its address opens the sheet read-only and
+    accepts nothing). Entries still waiting for confirmation under the old key wait for the director."""
+    table = Table.objects.select_related("round__event").get(pk=table.pk)
+    old = TableKey.objects.select_for_update().filter(table=table, retired_at__isnull=True).first()
+    before = None
+    if old is not None:
+        old.retired_at = timezone.now()
+        old.save(update_fields=["retired_at"])
+        old.table = table
+        before = _key_data(old)
+        SelfEntryDeal.objects.filter(key=old, status=SelfEntryDeal.Status.WAITING).update(
+            status=SelfEntryDeal.Status.QUEUED,
+            queue_reason="the table's code was changed before it was confirmed",
+        )
+    key = _new_key(table)
+    key.save()
+    audit_record(
+        event=table.round.event,
+        action="kalooki.selfentry.key_regenerated",
+        user=user,
+        obj=table,
+        before=before,
+        after=_key_data(key),
+        reason=reason,
+    )
+    return key
+
+
+@transaction.atomic
+def self_entry_mode_set(*, event: Event, user, mode: str, expected_version: int | None = None) -> Event:
+    """Off, record clean confirmed deals at once, or every deal waits for the director."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    check_version(event, expected_version, what=f"the event {event.name}")
+    if mode not in Event.SelfEntry.values:
+        raise field_errors({"mode": f"choose one of {', '.join(Event.SelfEntry.values)}"})
+    before = event.self_entry
+    event.self_entry = mode
+    event.version += 1
+    event.save(update_fields=["self_entry", "version"])
+    audit_record(
+        event=event,
+        action="kalooki.event.self_entry",
+        user=user,
+        obj=event,
+        before={"self_entry": before},
+        after={"self_entry": mode},
+    )
+    return event
+
+
+# --- the table's phone ---------------------------------------------------------------------------
+
+
+def _open_set(key: TableKey) -> GameSet:
+    """The key's set, locked, when it accepts entries; SelfEntryClosed says why not."""
+    key = TableKey.objects.select_related("table__round__event").get(pk=key.pk)
+    if key.retired_at is not None:
+        raise SelfEntryClosed("This table's code was changed: ask the director for the new one.")
+    game_set = locked_set(GameSet.objects.get(table_id=key.table_id))
+    event = game_set.table.round.event
+    if event.self_entry == Event.SelfEntry.OFF:
+        raise SelfEntryClosed("The director enters this event's deals: self-entry is off.")
+    if game_set.is_verified:
+        raise SelfEntryClosed("This table's set is verified: only the director changes it now.")
+    return game_set
+
+
+def _seat(game_set: GameSet, seat: Any) -> tuple[int, str]:
+    names = {row.position: row.entry.player.name for row in seats_of(game_set)}
+    try:
+        position = int(seat)
+    except (TypeError, ValueError):
+        position = 0
+    if position not in names:
+        raise field_errors({"seat": "Choose your seat at this table."})
+    return position, names[position]
+
+
+def _device(device: str) -> str:
+    device = (device or "")[:64]
+    if not device:
+        raise ValidationError("This phone has no device cookie: allow cookies and reload the page.")
+    return device
+
+
+def _audit(entry: SelfEntryDeal, action: str, *, before: Any, after: Any, reason: str = "", user=None):
+    audit_record(
+        event=entry.game_set.table.round.event,
+        action=f"kalooki.selfentry.{action}",
+        user=user,
+        obj=entry,
+        before=before,
+        after=after,
+        reason=reason,
+    )
+
+
+def _state(entry: SelfEntryDeal) -> dict[str, Any]:
+    return {
+        "deal": entry.number,
+        "status": entry.status,
+        "entered_seat": entry.entered_seat,
+        "confirmed_seat": entry.confirmed_seat,
+        "same_device": entry.same_device,
+        "queue_reason": entry.queue_reason,
+    }
+
+
+@transaction.atomic
+def self_entry_submit(
+    *, key: TableKey, seat: Any, device: str, data: Mapping[str, Any], idempotency_key: str
+) -> tuple[SelfEntryDeal, bool]:
+    """A deal entered at the table, waiting for another seat's confirmation: (entry, created). The same
+    `idempotency_key` sent again (a phone resending after the network came back) returns the entry
+    it made the first time. A second entry for a deal already entered or recorded waits for the
+    director, with the first, as a conflict."""
+    idempotency_key = (idempotency_key or "").strip()
+    if not idempotency_key or len(idempotency_key) > MAX_IDEMPOTENCY:
+        raise ValidationError("The phone sent no idempotency key: reload the page and enter the deal again.")
+    game_set = _open_set(key)
+    sent = SelfEntryDeal.objects.filter(game_set=game_set, idempotency_key=idempotency_key).first()
+    if sent is not None:
+        return sent, False
+    position, name = _seat(game_set, seat)
+    device = _device(device)
+    seats = seats_of(game_set)
+    deals = deals_of(game_set)
+    default_number = next_deal_number([(row.number, row.void) for row in deals])
+    if isinstance(data, Mapping) and data.get("deal") in (None, "") and default_number is None:
+        raise ValidationError("All nine deals of this set are recorded.")
+    record = read_deal(
+        data,
+        players=[row.entry.player.name for row in seats],
+        rules=game_set.table.round.event.ruleset(),
+        default_number=default_number,
+    )
+    entry = SelfEntryDeal(
+        game_set=game_set,
+        key=key,
+        number=record.deal,
+        data=record.as_dict(),
+        idempotency_key=idempotency_key,
+        set_version=game_set.version,
+        entered_seat=position,
+        entered_device=device,
+    )
+    rivals = list(SelfEntryDeal.objects.filter(game_set=game_set, number=record.deal, status__in=OPEN))
+    recorded = any(row.number == record.deal and not row.void for row in deals)
+    if rivals or (recorded and not record.void):
+        entry.status = SelfEntryDeal.Status.QUEUED
+        entry.queue_reason = (
+            f"conflict: deal {record.deal} was {'recorded' if recorded else 'entered'} already"
+        )
+        SelfEntryDeal.objects.filter(pk__in=[row.pk for row in rivals]).update(
+            status=SelfEntryDeal.Status.QUEUED,
+            queue_reason=f"conflict: deal {record.deal} was entered twice",
+        )
+    entry.full_clean(exclude=("game_set", "key", "deal", "settled_by"), validate_constraints=False)
+    try:
+        with transaction.atomic():
+            entry.save()
+    except IntegrityError:
+        # The same deal sent twice at once: the other request saved it.
+        return SelfEntryDeal.objects.get(game_set=game_set, idempotency_key=idempotency_key), False
+    entry.game_set = game_set
+    _audit(entry, "entered", before=None, after={**_state(entry), "by": name, "data": entry.data})
+    return entry, True
+
+
+def _waiting(entry: SelfEntryDeal, game_set: GameSet, expected_version: int | None) -> SelfEntryDeal:
+    entry = SelfEntryDeal.objects.select_for_update().get(pk=entry.pk)
+    if entry.game_set_id != game_set.pk:
+        raise ValidationError("That deal was entered at another table.")
+    if entry.status != SelfEntryDeal.Status.WAITING:
+        status = entry.get_status_display().lower()
+        raise ValidationError(f"Deal {entry.number} is no longer waiting for confirmation ({status}).")
+    check_version(entry, expected_version, what=f"deal {entry.number} as entered")
+    entry.game_set = game_set
+    return entry
+
+
+def _other_seat(entry: SelfEntryDeal, game_set: GameSet, seat: Any) -> tuple[int, str]:
+    position, name = _seat(game_set, seat)
+    if position == entry.entered_seat:
+        raise field_errors({"seat": "A player of another seat confirms or rejects the deal."})
+    return position, name
+
+
+def _seat_names(game_set: GameSet) -> dict[int, str]:
+    return {row.position: row.entry.player.name for row in seats_of(game_set)}
+
+
+def _why(entry: SelfEntryDeal, names: Mapping[int, str]) -> str:
+    text = (
+        f"self-entry: entered by seat {entry.entered_seat} ({names.get(entry.entered_seat, '?')}), "
+        f"confirmed by seat {entry.confirmed_seat} ({names.get(entry.confirmed_seat or 0, '?')})"
+    )
+    return text + (", on one phone" if entry.same_device else "")
+
+
+def _errors_here(game_set: GameSet, entry: SelfEntryDeal) -> list[dict[str, Any]]:
+    preview = deal_preview(game_set, data=entry.data)
+    return [finding.as_dict() for finding in preview.here if finding.is_error]
+
+
+@transaction.atomic
+def self_entry_confirm(
+    *, key: TableKey, entry: SelfEntryDeal, seat: Any, device: str, expected_version: int | None = None
+) -> SelfEntryDeal:
+    """Another seat confirms the deal: recorded through `deal_record` when it is clean and the event
+    records clean deals at once; otherwise it waits in the director's queue (with its findings)."""
+    game_set = _open_set(key)
+    entry = _waiting(entry, game_set, expected_version)
+    position, _ = _other_seat(entry, game_set, seat)
+    entry.confirmed_seat = position
+    entry.confirmed_device = _device(device)
+    entry.confirmed_at = timezone.now()
+    entry.version += 1
+    entry.findings = _errors_here(game_set, entry)
+    names = _seat_names(game_set)
+    if entry.findings:
+        entry.status = SelfEntryDeal.Status.QUEUED
+        entry.queue_reason = "error findings"
+    elif game_set.table.round.event.self_entry == Event.SelfEntry.REVIEW:
+        entry.status = SelfEntryDeal.Status.QUEUED
+        entry.queue_reason = "the event has every deal checked by the director"
+    else:
+        try:
+            with transaction.atomic():
+                outcome = deal_record(
+                    game_set=game_set,
+                    user=None,
+                    data=entry.data,
+                    expected_set_version=entry.set_version,
+                    reason=_why(entry, names),
+                )
+        except ValidationError as exc:
+            entry.status = SelfEntryDeal.Status.QUEUED
+            entry.queue_reason = ("the set changed: " + " ".join(exc.messages))[:200]
+        else:
+            entry.status = SelfEntryDeal.Status.RECORDED
+            entry.deal = outcome.deal
+    entry.save()
+    _audit(entry, "confirmed", before={"status": "waiting"}, after=_state(entry), reason=_why(entry, names))
+    return entry
+
+
+@transaction.atomic
+def self_entry_reject(
+    *,
+    key: TableKey,
+    entry: SelfEntryDeal,
+    seat: Any,
+    device: str,
+    reason: str,
+    expected_version: int | None = None,
+) -> SelfEntryDeal:
+    """Another seat rejects the deal, saying why: it waits for the director."""
+    game_set = _open_set(key)
+    entry = _waiting(entry, game_set, expected_version)
+    position, name = _other_seat(entry, game_set, seat)
+    reason = (reason or "").strip()
+    if not reason:
+        raise field_errors({"reason": "Say what is wrong with the deal."})
+    if len(reason) > MAX_TEXT or "\x00" in reason:
+        raise field_errors({"reason": f"Say it in at most {MAX_TEXT} characters."})
+    entry.confirmed_seat = position
+    entry.confirmed_device = _device(device)
+    entry.confirmed_at = timezone.now()
+    entry.objection = reason
+    entry.status = SelfEntryDeal.Status.QUEUED
+    entry.queue_reason = f"rejected by seat {position} ({name})"
+    entry.version += 1
+    entry.save()
+    _audit(entry, "rejected", before={"status": "waiting"}, after=_state(entry), reason=reason)
+    return entry
+
+
+# --- the director's queue ----------------------------------------------------------------------
+
+
+def _queued(entry: SelfEntryDeal, expected_version: int | None) -> tuple[SelfEntryDeal, GameSet]:
+    game_set = locked_set(entry.game_set)
+    entry = SelfEntryDeal.objects.select_for_update().get(pk=entry.pk)
+    check_version(entry, expected_version, what=f"deal {entry.number} as entered")
+    if entry.status not in OPEN:
+        raise ValidationError(
+            f"Deal {entry.number} as entered is settled already ({entry.get_status_display()})."
+        )
+    entry.game_set = game_set
+    return entry, game_set
+
+
+def _settle(entry: SelfEntryDeal, user, status: str, note: str) -> None:
+    entry.status = status
+    entry.settled_by = acting_user(user)
+    entry.settled_at = timezone.now()
+    entry.settled_note = note
+    entry.version += 1
+    entry.save()
+
+
+@transaction.atomic
+def self_entry_accept(*, entry: SelfEntryDeal, user, expected_version: int | None = None) -> SelfEntryDeal:
+    """The director records the deal as the table entered it (through `deal_record`)."""
+    entry, game_set = _queued(entry, expected_version)
+    names = _seat_names(game_set)
+    outcome = deal_record(
+        game_set=game_set,
+        user=user,
+        data=entry.data,
+        reason=_why(entry, names) + "; accepted by the director",
+    )
+    entry.deal = outcome.deal
+    _settle(entry, user, SelfEntryDeal.Status.RECORDED, "accepted")
+    _audit(entry, "accepted", before={"status": "queued"}, after=_state(entry), user=user)
+    return entry
+
+
+@transaction.atomic
+def self_entry_correct(
+    *,
+    entry: SelfEntryDeal,
+    user,
+    data: Mapping[str, Any],
+    expected_version: int | None = None,
+    expected_set_version: int | None = None,
+    reason: str = "",
+) -> SelfEntryDeal:
+    """The director records the deal as corrected in the entry form (through `deal_record`)."""
+    entry, game_set = _queued(entry, expected_version)
+    outcome = deal_record(
+        game_set=game_set,
+        user=user,
+        data=data,
+        expected_set_version=expected_set_version,
+        reason=reason or f"corrected from the table's entry of deal {entry.number}",
+    )
+    entry.deal = outcome.deal
+    _settle(entry, user, SelfEntryDeal.Status.RECORDED, "corrected")
+    _audit(
+        entry, "corrected", before={"status": "queued", "data": entry.data}, after=_state(entry), user=user
+    )
+    return entry
+
+
+@transaction.atomic
+def self_entry_dismiss(
+    *, entry: SelfEntryDeal, user, reason: str, expected_version: int | None = None
+) -> SelfEntryDeal:
+    """The director rejects the table's entry (the deal is not recorded from it)."""
+    entry, _ = _queued(entry, expected_version)
+    reason = (reason or "").strip()
+    if not reason:
+        raise field_errors({"reason": "Say why the entry is rejected."})
+    _settle(entry, user, SelfEntryDeal.Status.DISMISSED, reason[:MAX_TEXT])
+    _audit(entry, "dismissed", before={"status": "queued"}, after=_state(entry), reason=reason, user=user)
+    return entry
