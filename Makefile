@@ -19,10 +19,12 @@ VENUE_ENV := DJANGO_VENUE=1
 PDF_PACKAGES     := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
 # The browser test drives Debian's Chromium; nothing downloads a browser at run time.
 BROWSER_PACKAGES := chromium
+# The self-entry test renders a printed sheet (poppler's pdftoppm) and decodes its QR code (zbarimg).
+QR_PACKAGES      := poppler-utils zbar-tools
 # The load measurement drives the server with wrk (a Python client competes with the server for CPU).
 BENCH_PACKAGES   := wrk
 
-.PHONY: run test bench lint format install install-test system-pdf system-browser system-bench clean help
+.PHONY: run test bench lint format install install-test system-pdf system-browser system-qr system-bench clean help
 
 help:
 	@echo "make run    - install, migrate, load the demo event and serve http://$(HOST):$(PORT)"
@@ -65,6 +67,9 @@ system-pdf:
 system-browser:
 	$(call ensure_debs,$(BROWSER_PACKAGES))
 
+system-qr:
+	$(call ensure_debs,$(QR_PACKAGES))
+
 system-bench:
 	$(call ensure_debs,$(BENCH_PACKAGES))
 
@@ -92,7 +97,7 @@ else
 	  --access-logfile -
 endif
 
-test: install-test system-pdf system-browser
+test: install-test system-pdf system-browser system-qr
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 bench: install-test system-pdf system-browser system-bench

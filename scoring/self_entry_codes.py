@@ -105,7 +105,7 @@ def qr_svg(url: str) -> str:
     import segno
 
     code = segno.make(url, error="m", micro=False)
-    return code.svg_inline(scale=1, border=2, omitsize=True, nl=False, svgclass="qr", lineclass=None)
+    return code.svg_inline(scale=1, border=2, omitsize=True, svgclass="qr", lineclass=None)
 
 
 def sheet_code(base_url: str, path: str, selector: str) -> SheetCode:

@@ -296,9 +296,15 @@ def self_entry_confirm(
     entry.confirmed_device = _device(device)
     entry.confirmed_at = timezone.now()
     entry.version += 1
-    entry.findings = _errors_here(game_set, entry)
     names = _seat_names(game_set)
-    if entry.findings:
+    recorded = not entry.data.get("void") and any(
+        row.number == entry.number and not row.void for row in deals_of(game_set)
+    )
+    entry.findings = [] if recorded else _errors_here(game_set, entry)
+    if recorded:
+        entry.status = SelfEntryDeal.Status.QUEUED
+        entry.queue_reason = f"conflict: deal {entry.number} was recorded meanwhile"
+    elif entry.findings:
         entry.status = SelfEntryDeal.Status.QUEUED
         entry.queue_reason = "error findings"
     elif game_set.table.round.event.self_entry == Event.SelfEntry.REVIEW:
