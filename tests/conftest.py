@@ -256,3 +256,39 @@ def nine(scores: Mapping[str, int], *, out: str | None = None, doubled_outs: int
 @pytest.fixture
 def nine_deals():
     return nine
+
+
+@pytest.fixture
+def decode_qr(tmp_path):
+    """decode_qr(pdf bytes) -> every QR code's text, page by page: each page drawn by poppler's pdftoppm
+    and read by zbar's zbarimg (`make test` installs poppler-utils and zbar-tools when missing)."""
+    import shutil
+    import subprocess
+
+    missing = [tool for tool in ("pdftoppm", "zbarimg") if shutil.which(tool) is None]
+    if missing:
+        pytest.fail(
+            f"{', '.join(missing)} missing: `make test` installs poppler-utils and zbar-tools "
+            "(apt-get install poppler-utils zbar-tools)",
+            pytrace=False,
+        )
+    runs = iter(range(1, 1000))
+
+    def decode(pdf: bytes) -> list[str]:
+        folder = tmp_path / f"qr-{next(runs)}"
+        folder.mkdir()
+        source = folder / "sheet.pdf"
+        source.write_bytes(pdf)
+        subprocess.run(["pdftoppm", "-png", "-r", "150", str(source), str(folder / "page")], check=True)
+        found = []
+        for image in sorted(folder.glob("page*.png")):
+            result = subprocess.run(
+                ["zbarimg", "--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", str(image)],
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            found += [line for line in result.stdout.splitlines() if line]
+        return found
+
+    return decode

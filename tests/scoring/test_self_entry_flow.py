@@ -36,7 +36,9 @@ def enter(client, token, game_set, **changes):
 def decide(client, token, entry, action="confirm", **data):
     entry.refresh_from_db()
     return client.post(
-        phone_url(token, f"self_entry_{action}", entry_id=entry.pk), {"version": entry.version, **data}, **JSON
+        phone_url(token, f"self_entry_{action}", entry_id=entry.pk),
+        {"version": entry.version, **data},
+        **JSON,
     )
 
 
@@ -107,7 +109,9 @@ def test_a_deal_with_an_error_finding_waits_with_its_findings(table, as_director
     assert entry.findings and not Deal.objects.exists()
     (row,) = director_queue(table.table.round.event)
     assert row.findings == entry.findings
-    page = as_director.get(reverse("scoring:direct", kwargs={"slug": table.table.round.event.slug})).content.decode()
+    page = as_director.get(
+        reverse("scoring:direct", kwargs={"slug": table.table.round.event.slug})
+    ).content.decode()
     assert entry.findings[0]["message"] in page or entry.findings[0]["code"] in page
 
 
@@ -122,7 +126,8 @@ def test_a_rejected_deal_waits_and_the_director_accepts_it(table, as_director):
     assert entry.status == SelfEntryDeal.Status.QUEUED and entry.objection == "Dee had 67, not 77"
     slug = table.table.round.event.slug
     response = as_director.post(
-        reverse("scoring:self_entry_accept", kwargs={"slug": slug, "entry_id": entry.pk}), {"version": entry.version}
+        reverse("scoring:self_entry_accept", kwargs={"slug": slug, "entry_id": entry.pk}),
+        {"version": entry.version},
     )
     assert response.status_code == 302
     entry.refresh_from_db()
@@ -172,7 +177,8 @@ def test_two_entries_for_one_deal_wait_as_a_conflict_and_the_director_rejects_on
     second.refresh_from_db()
     assert second.status == SelfEntryDeal.Status.DISMISSED
     as_director.post(
-        reverse("scoring:self_entry_accept", kwargs={"slug": slug, "entry_id": first.pk}), {"version": first.version}
+        reverse("scoring:self_entry_accept", kwargs={"slug": slug, "entry_id": first.pk}),
+        {"version": first.version},
     )
     assert Deal.objects.get().results.get(entry__player__name="Dee").penalty == 77
 
@@ -234,7 +240,9 @@ def test_the_phone_page_runs_the_live_check(client, table):
     client.get(phone_url(token))
     answer = client.post(phone_url(token, "self_entry_check"), deal_one_form(table, **{"p3-penalty": 12}))
     assert answer.status_code == 200 and "finding" in answer.content.decode()
-    clean = client.post(phone_url(token, "self_entry_check"), deal_one_form(table, **{"p1-penalty": "", "p1-hand": "QS 7D"}))
+    clean = client.post(
+        phone_url(token, "self_entry_check"), deal_one_form(table, **{"p1-penalty": "", "p1-hand": "QS 7D"})
+    )
     assert "computed: 17" in clean.content.decode()
 
 
@@ -242,7 +250,10 @@ def test_the_desk_sets_the_mode_and_regenerates_a_code(as_director, table):
     slug = table.table.round.event.slug
     event = table.table.round.event
     event.refresh_from_db()
-    as_director.post(reverse("scoring:self_entry_mode", kwargs={"slug": slug}), {"mode": "review", "version": event.version})
+    as_director.post(
+        reverse("scoring:self_entry_mode", kwargs={"slug": slug}),
+        {"mode": "review", "version": event.version},
+    )
     event.refresh_from_db()
     assert event.self_entry == "review"
     old = table_token(table)

@@ -30,7 +30,7 @@ def table(game_set, event, director):
 
 def test_a_token_carries_at_least_128_secret_bits_and_is_never_stored(table):
     token = table_token(table)
-    selector, secret = codes.split_token(token)
+    _, secret = codes.split_token(token)
     # URL-safe base64: six bits a character.
     assert len(secret) * 6 >= 128
     key = TableKey.objects.get(table=table.table)
@@ -118,7 +118,7 @@ def test_a_regenerated_token_opens_the_sheet_read_only_and_accepts_nothing(clien
     page = client.get(phone_url(old))
     assert page.status_code == 200
     text = page.content.decode()
-    assert "read-only" in text and 'data-self-entry-form' not in text
+    assert "read-only" in text and "data-self-entry-form" not in text
     response = client.post(phone_url(old, "self_entry_enter"), deal_one_form(table, key="again"))
     assert response.status_code == 409
     response = client.post(phone_url(old, "self_entry_confirm", entry_id=waiting.pk), {"seat": 2})
@@ -158,7 +158,9 @@ def test_the_short_code_opens_its_table_only_with_its_event_and_number(client, t
     event = table.table.round.event
     assert key_for_short_code(event, 1, code.lower()) == key
     assert key_for_short_code(event, 2, code) is None
-    response = client.post(reverse("scoring:self_entry_short"), {"event": event.slug, "table": 1, "code": code})
+    response = client.post(
+        reverse("scoring:self_entry_short"), {"event": event.slug, "table": 1, "code": code}
+    )
     assert response.status_code == 302 and response["Location"] == phone_url(token)
 
 
@@ -183,7 +185,9 @@ def test_the_audit_log_never_shows_a_token_or_code(client, as_director, table, d
     client.get(phone_url(token))
     client.post(phone_url(token, "self_entry_enter"), deal_one_form(table))
     entry = SelfEntryDeal.objects.get()
-    client.post(phone_url(token, "self_entry_confirm", entry_id=entry.pk), {"seat": 2, "version": entry.version})
+    client.post(
+        phone_url(token, "self_entry_confirm", entry_id=entry.pk), {"seat": 2, "version": entry.version}
+    )
     service.table_key_regenerate(table=table.table, user=director, reason="test")
     new = table_token(table)
     secrets_shown = []
@@ -191,7 +195,8 @@ def test_the_audit_log_never_shows_a_token_or_code(client, as_director, table, d
         selector, secret = codes.split_token(value)
         secrets_shown += [value, secret, selector, codes.short_code_for(selector)]
     logged = json.dumps(
-        [[e.action, e.before, e.after, e.reason, e.object_repr] for e in AuditEntry.objects.all()], default=str
+        [[e.action, e.before, e.after, e.reason, e.object_repr] for e in AuditEntry.objects.all()],
+        default=str,
     )
     assert "kalooki.selfentry.key_regenerated" in logged and "kalooki.deal.recorded" in logged
     page = as_director.get(reverse("adjudication:log", kwargs={"slug": table.table.round.event.slug}))

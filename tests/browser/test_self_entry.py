@@ -1,0 +1,171 @@
+"""Self-entry at the tables in a real Chromium (issue 13, "Done when"): two phones (390×844) open the
+address decoded from the printed sheet's QR code; player A enters a deal, player B confirms it and it
+is in the set and the standings; a rejected deal and a deal with a finding land in the director's queue
+and are settled there; a deal entered while the phone is offline is sent once when it is back online.
+The phone page's screenshot is kept as docs/self-entry-phone.png (the README shows it)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from .conftest import horizontal_overflow, log_in, screenshot, serious_violations
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+# Deals 1–4 of tests/data/example-sheet.json: who went out, doubled, (calls, score) by seat.
+DEALS = {
+    1: ("Cy", False, [(0, 23), (3, 15), (1, 0), (1, 77)]),
+    2: ("Ann", False, [(3, 0), (0, 71), (2, 11), (0, 27)]),
+    3: ("Dee", True, [(3, 36), (0, 196), (3, 20), (0, 0)]),
+    4: ("Dee", True, [(0, 50), (3, 40), (1, 112), (0, 0)]),
+}
+
+
+def phone(browser, address: str):
+    from .conftest import WAIT_MS
+
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    context.set_default_timeout(WAIT_MS)
+    page = context.new_page()
+    page.goto(address)
+    return context, page
+
+
+def enter(page, number: int, *, seat: int = 1, scores=None) -> None:
+    """Fill the phone's form for deal `number` (the live check runs as it is typed)."""
+    from playwright.sync_api import expect
+
+    out, doubled, lines = DEALS[number]
+    expect(page.locator("#phone-entry-heading")).to_contain_text(f"Deal {number}")
+    page.select_option("#entry-seat", str(seat))
+    page.select_option("#id_out", out)
+    if doubled:
+        page.check("#id_doubled")
+    for position, (calls, score) in enumerate(scores or lines, start=1):
+        page.fill(f"[name='p{position}-calls']", str(calls))
+        page.fill(f"[name='p{position}-penalty']", str(score))
+
+
+def send(page, number: int) -> None:
+    from playwright.sync_api import expect
+
+    page.click("text=Send deal")
+    expect(page.locator(f"#waiting-{_waiting_id(number)}")).to_be_visible()
+
+
+def _waiting_id(number: int) -> int:
+    from scoring.models import SelfEntryDeal
+
+    return SelfEntryDeal.objects.filter(number=number).latest("pk").pk
+
+
+def test_two_phones_enter_and_confirm_the_director_settles_the_queue(
+    live_server, browser, page, game_set, director, decode_qr
+):
+    from playwright.sync_api import expect
+
+    from scoring import scoresheets
+    from scoring.models import Deal, SelfEntryDeal
+    from scoring.self_entry_print import sheet_codes
+    from scoring.services import self_entry as service
+
+    event = game_set.table.round.event
+    service.self_entry_mode_set(event=event, user=director, mode="record")
+    base = live_server.url
+    pdf = scoresheets.render_table_sheet(
+        table=game_set.table, completed=False, codes=sheet_codes(tables=[game_set.table], base_url=base)
+    )
+    (address,) = decode_qr(pdf)
+    assert address.startswith(f"{base}/s/")
+
+    a_context, ann = phone(browser, address)
+    b_context, bob = phone(browser, address)
+    try:
+        # Player A scans and enters deal 1; the rules check runs as on the director's page.
+        expect(ann.locator("h1")).to_have_text("Round 1 · Table 1")
+        enter(ann, 1)
+        expect(ann.locator("#deal-check")).to_contain_text("no findings")
+        assert horizontal_overflow(ann) == 0
+        assert serious_violations(ann) == []
+        DOCS.mkdir(exist_ok=True)
+        shutil.copy(screenshot(ann, "self-entry-phone", full_page=False), DOCS / "self-entry-phone.png")
+        send(ann, 1)
+        expect(ann.locator(".phone-waiting")).to_contain_text("waiting for confirmation")
+
+        # Player B confirms on their own phone: the deal is in the set and the standings.
+        bob.reload()
+        waiting = bob.locator(".phone-waiting").first
+        waiting.locator("select").first.select_option("2")
+        waiting.locator("text=Confirm deal 1").click()
+        expect(bob.locator("text=Deal 1: Recorded")).to_be_visible()
+        assert Deal.objects.filter(game_set=game_set, number=1).count() == 1
+        page.goto(f"{base}/e/{event.slug}/standings/?provisional=1")
+        expect(page.locator("main")).to_contain_text("Dee")
+        expect(page.locator("main")).to_contain_text("77")
+
+        # Deal 2: B rejects it with a reason; deal 3 is confirmed with a finding (a score for the winner).
+        ann.reload()
+        enter(ann, 2)
+        send(ann, 2)
+        bob.reload()
+        waiting = bob.locator(".phone-waiting").first
+        waiting.locator("summary").click()
+        waiting.locator("details select").select_option("3")
+        waiting.locator("textarea").fill("Bob had 61, not 71")
+        waiting.locator("text=Reject: the director settles it").click()
+        expect(bob.locator("text=Deal 2: Waiting for the director")).to_be_visible()
+
+        log_in(page, base, f"/e/{event.slug}/direct/")
+        queue = page.locator(".self-entry-queue")
+        expect(queue).to_contain_text("rejected by seat 3 (Cy)")
+        expect(queue).to_contain_text("Bob had 61, not 71")
+        page.click("text=Correct")
+        page.fill("[name='p2-penalty']", "61")
+        with page.expect_navigation():
+            page.click("text=Save deal")
+        expect(page.locator("main")).to_contain_text("recorded as corrected")
+        assert (
+            Deal.objects.get(game_set=game_set, number=2).results.get(entry__player__name="Bob").penalty == 61
+        )
+
+        ann.reload()
+        lines = DEALS[3][2]
+        enter(ann, 3, scores=[*lines[:3], (0, 12)])
+        expect(ann.locator("#deal-check")).to_contain_text("finding")
+        send(ann, 3)
+        bob.reload()
+        waiting = bob.locator(".phone-waiting").first
+        waiting.locator("select").first.select_option("4")
+        waiting.locator("text=Confirm deal 3").click()
+        expect(bob.locator("text=Deal 3: Waiting for the director")).to_be_visible()
+        page.goto(f"{base}/e/{event.slug}/direct/")
+        expect(page.locator(".self-entry-queue")).to_contain_text("error findings")
+        page.locator(".self-entry-queue input[name='reason']").fill(
+            "Dee went out: no score; entered from the paper"
+        )
+        page.locator(".self-entry-queue button:has-text('Reject')").click()
+        expect(page.locator("main")).to_contain_text("is rejected")
+        assert not Deal.objects.filter(game_set=game_set, number=3).exists()
+
+        # Deal 3 again, while the phone is offline: kept on the phone, sent once when back online.
+        ann.reload()
+        enter(ann, 3)
+        a_context.set_offline(True)
+        ann.click("text=Send deal")
+        expect(ann.locator("#phone-outbox")).to_be_visible()
+        expect(ann.locator("#phone-outbox")).to_contain_text("Saved on this phone, not sent yet")
+        before = SelfEntryDeal.objects.filter(number=3).count()
+        a_context.set_offline(False)
+        expect(ann.locator(".phone-waiting")).to_contain_text("Deal 3: waiting for confirmation")
+        expect(ann.locator("#phone-outbox")).to_be_hidden()
+        ann.wait_for_timeout(5000)
+        assert SelfEntryDeal.objects.filter(number=3).count() == before + 1
+        assert SelfEntryDeal.objects.filter(number=3, status=SelfEntryDeal.Status.WAITING).count() == 1
+    finally:
+        a_context.close()
+        b_context.close()
