@@ -53,9 +53,11 @@ def _device(request) -> str:
 
 
 def _private(request, response: HttpResponse, device: str) -> HttpResponse:
-    """No cache keeps the page, no referrer carries its address away; the device cookie is set."""
+    """No cache keeps the page, no other site sees its address as the referrer (same-origin: with
+    no-referrer the browser sends `Origin: null` with the page's forms, which CSRF refuses); the device
+    cookie is set."""
     response["Cache-Control"] = "no-store"
-    response["Referrer-Policy"] = "no-referrer"
+    response["Referrer-Policy"] = "same-origin"
     response["X-Robots-Tag"] = "noindex"
     if request.COOKIES.get(DEVICE_COOKIE) != device:
         response.set_cookie(
@@ -73,10 +75,14 @@ def _wants_json(request) -> bool:
     return "application/json" in request.headers.get("Accept", "")
 
 
-def _entry_form(page: PhonePage, data=None) -> DealEntry | None:
+def _entry_form(page: PhonePage, data=None, *, offered: bool = False) -> DealEntry | None:
+    """The form for the deal due; with `offered`, none while that deal waits for confirmation (a
+    second entry of it would only be a conflict for the director)."""
     grid = page.grid
     upcoming = grid.upcoming
     if not page.accepting or upcoming is None:
+        return None
+    if offered and any(item.number == grid.next_number for item in page.waiting):
         return None
     players = [seat.player for seat in grid.players]
     return DealEntry(
@@ -89,7 +95,7 @@ def _entry_form(page: PhonePage, data=None) -> DealEntry | None:
 def _page(request, token: str, key: TableKey, *, status: int = 200, **extra: Any) -> HttpResponse:
     page = phone_page(key)
     device = _device(request) or secrets.token_urlsafe(18)
-    entry = extra.pop("entry", None) or _entry_form(page)
+    entry = extra.pop("entry", None) or _entry_form(page, offered=True)
     context = {
         "page": page,
         "grid": page.grid,
