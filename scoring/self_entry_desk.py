@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
@@ -47,22 +48,31 @@ def desk(request, event: Event):
     return render(request, "scoring/self_entry/desk.html", context)
 
 
+def _call(request, event: Event, call, done) -> HttpResponse:
+    """One service call: `done(result)` as the message, or the refusal; back to the desk either way."""
+    try:
+        result = call()
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(request, done(result))
+    return _back(event)
+
+
 @director_required
 @require_POST
 def mode(request, event: Event):
-    try:
-        service.self_entry_mode_set(
+    return _call(
+        request,
+        event,
+        lambda: service.self_entry_mode_set(
             event=event,
             user=request.user,
             mode=request.POST.get("mode", ""),
             expected_version=_version(request),
-        )
-    except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
-    else:
-        event.refresh_from_db()
-        messages.success(request, f"Self-entry: {event.get_self_entry_display()}.")
-    return _back(event)
+        ),
+        lambda saved: f"Self-entry: {saved.get_self_entry_display()}.",
+    )
 
 
 @director_required
@@ -89,33 +99,29 @@ def _queued(event: Event, entry_id: int) -> SelfEntryDeal:
 @require_POST
 def accept(request, event: Event, entry_id: int):
     entry = _queued(event, entry_id)
-    try:
-        saved = service.self_entry_accept(entry=entry, user=request.user, expected_version=_version(request))
-    except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
-    else:
-        messages.success(
-            request, f"Deal {saved.number} at table {entry.game_set.table.number} recorded as entered."
-        )
-    return _back(event)
+    return _call(
+        request,
+        event,
+        lambda: service.self_entry_accept(entry=entry, user=request.user, expected_version=_version(request)),
+        lambda saved: f"Deal {saved.number} at table {entry.game_set.table.number} recorded as entered.",
+    )
 
 
 @director_required
 @require_POST
 def dismiss(request, event: Event, entry_id: int):
     entry = _queued(event, entry_id)
-    try:
-        saved = service.self_entry_dismiss(
+    return _call(
+        request,
+        event,
+        lambda: service.self_entry_dismiss(
             entry=entry,
             user=request.user,
             reason=request.POST.get("reason", ""),
             expected_version=_version(request),
-        )
-    except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
-    else:
-        messages.success(request, f"The table's entry of deal {saved.number} is rejected.")
-    return _back(event)
+        ),
+        lambda saved: f"The table's entry of deal {saved.number} is rejected.",
+    )
 
 
 def _prefilled(entry: SelfEntryDeal, players: list[str], mode: str) -> DealEntry:
