@@ -9,6 +9,7 @@ from django.urls import reverse
 from self_entry_support import deal_one_form, phone_url, table_token, turn_on
 
 from adjudication.models import AuditEntry
+from scoring import self_entry_urls
 from scoring.models import Deal, SelfEntryDeal
 from scoring.selectors.self_entry import director_queue
 
@@ -263,12 +264,60 @@ def test_the_desk_sets_the_mode_and_regenerates_a_code(as_director, table):
     assert table_token(table) != old
 
 
-@pytest.mark.parametrize("name", ["self_entry_desk", "self_entry_mode", "self_entry_regenerate"])
-def test_the_desk_is_for_the_events_directors(client, stranger, table, name):
-    kwargs = {"slug": table.table.round.event.slug}
-    if name == "self_entry_regenerate":
-        kwargs.update(number=1, table=1)
+DESK = [pattern.name for pattern in self_entry_urls.desk_patterns]
+
+
+@pytest.mark.parametrize("name", DESK)
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_every_desk_url_is_for_the_events_directors(client, stranger, table, name, method):
+    token = table_token(table)
+    phone(token).post(phone_url(token, "self_entry_enter"), deal_one_form(table), **JSON)
+    entry = SelfEntryDeal.objects.get()
+    pattern = next(item for item in self_entry_urls.desk_patterns if item.name == name)
+    values = {"slug": table.table.round.event.slug, "number": 1, "table": 1, "entry_id": entry.pk}
+    kwargs = {key: values[key] for key in ["slug", *pattern.pattern.converters]}
     url = reverse(f"scoring:{name}", kwargs=kwargs)
-    assert client.post(url).status_code == 302
+    before = AuditEntry.objects.count()
+    response = getattr(client, method)(url)
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
     client.force_login(stranger)
-    assert client.post(url).status_code in (403, 404)
+    assert getattr(client, method)(url).status_code == 403
+    assert AuditEntry.objects.count() == before
+    entry.refresh_from_db()
+    assert entry.status == SelfEntryDeal.Status.WAITING
+
+
+def test_the_queue_and_the_phone_page_read_a_fixed_number_of_queries(
+    table, round1, make_table, django_assert_num_queries, director
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from scoring.selectors.self_entry import phone_page, table_keys
+    from scoring.services import self_entry as service
+
+    event = table.table.round.event
+    turn_on(event, director, "review")
+
+    def counts():
+        keys = service.table_keys_ensure(tables=[table.table])
+        with CaptureQueriesContext(connection) as queue:
+            director_queue(event)
+            table_keys(event)
+        with CaptureQueriesContext(connection) as page:
+            phone_page(keys[table.table_id])
+        return len(queue), len(page)
+
+    token = table_token(table)
+    first = phone(token)
+    enter(first, token, table, key="one")
+    # A second entry of deal 1: both wait for the director as a conflict.
+    enter(first, token, table, key="two", **{"p4-penalty": 67})
+    small = counts()
+    for number in range(2, 7):
+        other = make_table(round1, [f"P{number}a", f"P{number}b", f"P{number}c", f"P{number}d"])
+        other_token = table_token(other)
+        for key in ("a", "b"):
+            enter(phone(other_token), other_token, other, key=key, dealer=f"P{number}a", out=f"P{number}c")
+    assert len(director_queue(event)) == 12
+    assert counts() == small
