@@ -1,4 +1,5 @@
-"""Wrong short codes (issue 13): five a minute from one address, then a wait until the minute is over.
+"""Wrong short codes and tokens (issue 13): five a minute from one address, then a wait until the
+minute is over.
 
 Each try claims one of the address's five slots of this minute before the code is compared, with the
 cache's add() (atomic: of simultaneous tries at most five win), in the log-in limit's shared cache
@@ -33,6 +34,16 @@ def claim(address: str) -> tuple[int, str]:
         if cache.add(key, now, 2 * WINDOW):
             return 0, key
     return max(1, math.ceil((period + 1) * WINDOW - now)), ""
+
+
+def waiting(address: str) -> int:
+    """Seconds `address` must wait (every slot of this minute taken), else 0. Counts nothing."""
+    now = time.time()
+    period = int(now // WINDOW)
+    slots = _slots(address, period)
+    if len(limit_cache().get_many(slots)) < TRIES:
+        return 0
+    return max(1, math.ceil((period + 1) * WINDOW - now))
 
 
 def give_back(slot: str) -> None:

@@ -11,6 +11,7 @@ unsent deal on the phone) and a redirect or the page again without it.
 from __future__ import annotations
 
 import secrets
+from functools import wraps
 from typing import Any
 
 from django.contrib import messages
@@ -34,11 +35,33 @@ DEVICE_COOKIE = "kalooki_device"
 DEVICE_AGE = 365 * 24 * 3600
 
 
-def _key(token: str) -> TableKey:
-    key = key_for_token(token)
-    if key is None:
-        raise Http404("No table has this code.")
-    return key
+def _too_many(wait: int) -> HttpResponse:
+    response = HttpResponse(
+        f"Too many wrong codes from this address: try again in {wait} seconds.",
+        status=429,
+        content_type="text/plain; charset=utf-8",
+    )
+    response["Retry-After"] = str(wait)
+    return response
+
+
+def token_view(view):
+    """Open the key the URL's token names (`key=`), or 404; a wrong token counts as a wrong try of the
+    address (five a minute, then 429 whatever the token)."""
+
+    @wraps(view)
+    def wrapper(request, token: str, **kwargs):
+        address = client_ip(request)
+        wait = self_entry_limit.waiting(address)
+        if wait:
+            return _too_many(wait)
+        key = key_for_token(token)
+        if key is None:
+            self_entry_limit.claim(address)
+            raise Http404("No table has this code.")
+        return view(request, token, key=key, **kwargs)
+
+    return wrapper
 
 
 def _device(request) -> str:
@@ -117,15 +140,16 @@ def _page(request, token: str, key: TableKey, *, status: int = 200, **extra: Any
 
 
 @require_http_methods(["GET", "HEAD"])
-def phone(request, token: str):
+@token_view
+def phone(request, token: str, *, key: TableKey):
     """The table's phone page (read-only when the key is retired or the set verified)."""
-    return _page(request, token, _key(token))
+    return _page(request, token, key)
 
 
 @require_POST
-def check(request, token: str):
+@token_view
+def check(request, token: str, *, key: TableKey):
     """The live check of the deal being typed, as on the director's page. Writes nothing."""
-    key = _key(token)
     page = phone_page(key)
     entry = _entry_form(page, request.POST)
     if entry is None:
@@ -161,9 +185,9 @@ def _answer(request, token: str, key: TableKey, *, ok: bool, message: str, statu
 
 
 @require_POST
-def enter(request, token: str):
+@token_view
+def enter(request, token: str, *, key: TableKey):
     """A deal entered at the table: it waits for another seat's confirmation."""
-    key = _key(token)
     device = _device(request)
     page = phone_page(key)
     entry = _entry_form(page, request.POST)
@@ -195,8 +219,7 @@ def enter(request, token: str):
     return _answer(request, token, key, ok=True, message=message, entry=saved.pk, created=created)
 
 
-def _decide(request, token: str, entry_id: int, *, rejecting: bool):
-    key = _key(token)
+def _decide(request, token: str, key: TableKey, entry_id: int, *, rejecting: bool):
     entry = get_object_or_404(SelfEntryDeal, pk=entry_id, game_set__table_id=key.table_id)
     version = request.POST.get("version") or None
     try:
@@ -235,13 +258,15 @@ def _decide(request, token: str, entry_id: int, *, rejecting: bool):
 
 
 @require_POST
-def confirm(request, token: str, entry_id: int):
-    return _decide(request, token, entry_id, rejecting=False)
+@token_view
+def confirm(request, token: str, entry_id: int, *, key: TableKey):
+    return _decide(request, token, key, entry_id, rejecting=False)
 
 
 @require_POST
-def reject(request, token: str, entry_id: int):
-    return _decide(request, token, entry_id, rejecting=True)
+@token_view
+def reject(request, token: str, entry_id: int, *, key: TableKey):
+    return _decide(request, token, key, entry_id, rejecting=True)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -253,7 +278,10 @@ def short_code(request):
     if request.method != "POST":
         return render(request, "scoring/self_entry/short_code.html", context)
     address = client_ip(request)
-    wait, slot = self_entry_limit.claim(address)
+    wait = self_entry_limit.waiting(address)
+    slot = ""
+    if not wait:
+        wait, slot = self_entry_limit.claim(address)
     if wait:
         context["problem"] = f"Too many wrong codes from this address: try again in {wait} seconds."
         response = render(request, "scoring/self_entry/short_code.html", context, status=429)

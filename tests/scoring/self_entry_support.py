@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+from django.core.cache import caches
 from django.urls import reverse
 
 from scoring.self_entry_codes import token_for
@@ -45,3 +47,11 @@ def turn_on(event, director, mode: str = "record") -> None:
     event.refresh_from_db()
     service.self_entry_mode_set(event=event, user=director, mode=mode)
     event.refresh_from_db()
+
+
+@pytest.fixture(autouse=True)
+def fresh_limits():
+    """No wrong tries left over from another test (Redis keeps them between tests)."""
+    caches["ratelimit"].clear()
+    yield
+    caches["ratelimit"].clear()

@@ -6,7 +6,13 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 from django.urls import reverse
-from self_entry_support import deal_one_form, phone_url, table_token, turn_on
+from self_entry_support import (
+    deal_one_form,
+    fresh_limits,  # noqa: F401 (autouse: no wrong tries left over)
+    phone_url,
+    table_token,
+    turn_on,
+)
 
 from adjudication.models import AuditEntry
 from scoring import self_entry_urls

@@ -11,7 +11,10 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 from pypdf import PdfReader
-from self_entry_support import turn_on
+from self_entry_support import (
+    fresh_limits,  # noqa: F401 (autouse: no wrong tries left over)
+    turn_on,
+)
 
 from scoring.selectors.self_entry import key_for_token
 from scoring.self_entry_codes import short_code_for

@@ -10,7 +10,13 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 from django.test import Client
 from django.urls import reverse
-from self_entry_support import deal_one_form, phone_url, table_token, turn_on
+from self_entry_support import (
+    deal_one_form,
+    fresh_limits,  # noqa: F401 (autouse: no wrong tries left over)
+    phone_url,
+    table_token,
+    turn_on,
+)
 
 from adjudication.models import AuditEntry
 from kalooki_tournament.environment import env_url
@@ -178,6 +184,16 @@ def test_five_wrong_short_codes_a_minute_then_a_wait(client, table):
     # Another address still gets its tries.
     other = Client(REMOTE_ADDR="10.0.0.9")
     assert other.post(url, {"event": event.slug, "table": 1, "code": code}).status_code == 302
+
+
+def test_five_wrong_tokens_a_minute_then_a_wait(client, table):
+    token = table_token(table)
+    wrong = token[:-1] + ("A" if token[-1] != "A" else "B")
+    for _ in range(5):
+        assert client.get(phone_url(wrong)).status_code == 404
+    locked = client.get(phone_url(token))
+    assert locked.status_code == 429 and int(locked["Retry-After"]) <= 60
+    assert Client(REMOTE_ADDR="10.0.0.9").get(phone_url(token)).status_code == 200
 
 
 def test_the_audit_log_never_shows_a_token_or_code(client, as_director, table, director):
