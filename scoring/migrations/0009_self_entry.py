@@ -10,7 +10,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0006_seasons_and_rating_lists'),
+        ('scoring', '0008_background_jobs'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
