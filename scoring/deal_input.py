@@ -14,6 +14,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from adjudication.engine.british_rules import BritishRuleSet
+from adjudication.engine.british_sheet import HAND_KEYS as BRITISH_HAND_KEYS
+from adjudication.engine.british_sheet import RESULT_KEYS as BRITISH_RESULT_KEYS
+from adjudication.engine.british_sheet import BritishHand, read_british_hand
 from adjudication.engine.cards import format_cards
 from adjudication.engine.rules import RuleSet
 from adjudication.engine.scoring import result_penalty
@@ -43,6 +47,7 @@ __all__ = [
     "as_text",
     "as_typed",
     "penalty_of",
+    "read_british",
     "read_deal",
     "read_typed",
     "storable",
@@ -52,8 +57,8 @@ TRUE_WORDS = frozenset({"true", "1", "yes", "on", "y"})
 FALSE_WORDS = frozenset({"false", "0", "no", "off", "n"})
 
 # How a form's text becomes a JSON value, field by field ("" is no value: the field's default).
-_NUMBERS = frozenset({"deal", "calls", "penalty", "total", "other_points"})
-_FLAGS = frozenset({"void", "doubled", "opened", "overcall", "contract_error"})
+_NUMBERS = frozenset({"deal", "calls", "penalty", "total", "other_points", "reset_to"})
+_FLAGS = frozenset({"void", "doubled", "opened", "overcall", "contract_error", "kalookie", "buy_in"})
 _NAMES = frozenset({"out", "dealer"})
 
 
@@ -84,10 +89,16 @@ def _json_value(key: str, value: Any) -> Any:
     return value
 
 
-def _json_deal(data: Any, path: str, default_number: int | None) -> Any:
+def _json_deal(
+    data: Any,
+    path: str,
+    default_number: int | None,
+    keys: frozenset[str] | tuple[str, ...] = DEAL_KEYS,
+    result_keys: frozenset[str] | tuple[str, ...] = RESULT_KEYS,
+) -> Any:
     if not isinstance(data, Mapping):
         raise field_errors({path or "deal": "Deal data must be an object."})
-    unknown = sorted(str(key) for key in data if key not in DEAL_KEYS)
+    unknown = sorted(str(key) for key in data if key not in keys)
     if unknown:
         raise field_errors({_at(path, unknown[0]): "unknown field"})
     deal = {key: _json_value(key, value) for key, value in data.items() if key != "results"}
@@ -96,17 +107,18 @@ def _json_deal(data: Any, path: str, default_number: int | None) -> Any:
     results = data.get("results")
     if isinstance(results, Mapping):
         deal["results"] = {
-            name: _json_result(raw, _at(path, f"results.{name}")) for name, raw in results.items()
+            name: _json_result(raw, _at(path, f"results.{name}"), result_keys)
+            for name, raw in results.items()
         }
     elif results is not None:
         deal["results"] = results
     return deal
 
 
-def _json_result(raw: Any, path: str) -> Any:
+def _json_result(raw: Any, path: str, keys: frozenset[str] | tuple[str, ...] = RESULT_KEYS) -> Any:
     if not isinstance(raw, Mapping):
         raise field_errors({path: "expected an object of results"})
-    unknown = sorted(str(key) for key in raw if key not in RESULT_KEYS)
+    unknown = sorted(str(key) for key in raw if key not in keys)
     if unknown:
         raise field_errors({f"{path}.{unknown[0]}": "unknown field"})
     return {key: _json_value(key, value) for key, value in raw.items()}
@@ -219,6 +231,68 @@ def read_typed(
     except SheetError as exc:
         raise field_errors({exc.path or path or "deal": exc.problem}) from None
     return as_typed(deal, path=path)
+
+
+def read_british(
+    data: Any,
+    *,
+    players: Sequence[str],
+    rules: BritishRuleSet,
+    default_number: int | None = None,
+    path: str = "",
+) -> BritishHand:
+    """One British hand from a form or JSON (`{"deal": 12, "out": "Ann", "kalookie": "no", "results":
+    {"Bob": {"hand": "AH 9C", "buy_in": "yes"}}}`) read by the engine's British reader (the same
+    checks and limits as a whole game sheet's), stored as it will be: hands in file notation, no NUL,
+    numbers the database holds, and each penalty left blank computed from the hand (B5, doubled for a
+    kalookie under B6's variant; the winner's 0). A buy-in's `reset_to` may stay blank: the service
+    computes it from the game (B7). Raises ValidationError keyed by the place."""
+    raw = _json_deal(data, path, default_number, BRITISH_HAND_KEYS, BRITISH_RESULT_KEYS)
+    results = raw.get("results")
+    if isinstance(results, dict):
+        # The reader wants a buy-in's reset value with it; a blank one is the service's to compute.
+        pending = {name for name, line in results.items() if isinstance(line, dict) and line.get("buy_in")}
+        raw["results"] = {
+            name: {**line, "reset_to": line.get("reset_to") if line.get("reset_to") is not None else 0}
+            if name in pending
+            else line
+            for name, line in results.items()
+        }
+    else:
+        pending = set()
+    try:
+        hand = read_british_hand(raw, players=players, rules=rules, path=path)
+    except SheetError as exc:
+        raise field_errors({exc.path or path or "deal": exc.problem}) from None
+    for key in ("dealer", "out"):
+        _no_nul(getattr(hand, key), _at(path, key))
+    lines = {}
+    factor = rules.penalty_factor(kalookie=hand.kalookie)
+    for name, line in hand.results.items():
+        where = _at(path, f"results.{name}")
+        _no_nul(line.hand, f"{where}.hand")
+        for key in ("penalty", "total", "reset_to"):
+            _at_most(getattr(line, key), LARGEST_NUMBER, f"{where}.{key}")
+        if line.total is not None and line.total < 0:
+            raise field_errors({f"{where}.total": f"expected a whole number of at least 0, got {line.total}"})
+        cards = line.hand
+        if cards is not None:
+            cards = format_cards(line.cards) if line.cards is not None else cards.strip()
+        penalty = line.penalty
+        if penalty is None:
+            if hand.out == name:
+                penalty = 0
+            elif line.bad_cards:
+                raise field_errors({f"{where}.hand": f"cannot read {', '.join(line.bad_cards)}"})
+            elif line.cards is None:
+                raise field_errors({f"{where}.penalty": "give the cards left in hand or the penalty"})
+            else:
+                penalty = factor * sum(rules.card_value(card) for card in line.cards)
+        reset_to = (
+            None if name in pending and (results or {})[name].get("reset_to") is None else line.reset_to
+        )
+        lines[name] = replace(line, hand=cards, penalty=penalty, reset_to=reset_to)
+    return replace(hand, results=lines)
 
 
 def as_int(value: Any, path: str, *, minimum: int = 0) -> int:

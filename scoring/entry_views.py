@@ -22,7 +22,7 @@ from adjudication.engine.laydown import InvalidLaydown, check_laydown, parse_lay
 from adjudication.forms import RulingIssueForm
 from adjudication.views import ruling_issue_post
 
-from . import background, selectors, services
+from . import background, british_views, selectors, services
 from .forms import (
     DealEntry,
     DeleteDealForm,
@@ -406,8 +406,13 @@ def entry_mode_choose(request, event: Event):
 @director_required
 @GET_POST
 def table(request, event: Event, number: int, table: int):
-    """A table's nine-deal grid with the form for its next deal (POST saves it)."""
+    """A table's nine-deal grid with the form for its next deal (POST saves it); a British game's
+    page is `british_views`'."""
     game_set = game_set_or_404(event, number, table)
+    if event.family == "british":
+        if request.method == "POST":
+            return british_views.save_hand(request, event, game_set, sequence=None)
+        return british_views.table_page(request, event, game_set)
     if request.method == "POST":
         return _save_deal(request, event, game_set, sequence=None)
     return _table_page(request, event, game_set)
@@ -419,6 +424,10 @@ def deal(request, event: Event, number: int, table: int, sequence: int):
     """Correct the deal played `sequence`-th (POST saves it); rulings on it are issued from here."""
     game_set = game_set_or_404(event, number, table)
     _deal(game_set, sequence)
+    if event.family == "british":
+        if request.method == "POST":
+            return british_views.save_hand(request, event, game_set, sequence=sequence)
+        return british_views.table_page(request, event, game_set, sequence=sequence)
     if request.method == "POST":
         return _save_deal(request, event, game_set, sequence=sequence)
     return _table_page(request, event, game_set, sequence=sequence)

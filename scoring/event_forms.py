@@ -137,6 +137,12 @@ class EventForm(AlertsMixin, forms.Form):
     advance = forms.IntegerField(
         label="Players through from each table (knock-out)", required=False, min_value=1, max_value=10
     )
+    placement_points = forms.CharField(
+        label="Points by place (placement)",
+        required=False,
+        max_length=400,
+        help_text="First place first, such as 3, 2, 1, 0; blank: a table of n gives n − 1, n − 2 … 0.",
+    )
     paper = forms.ChoiceField(label="Paper size of the printed sheets", choices=Event.Paper.choices)
     entry_mode = forms.ChoiceField(label="Deal entry", choices=Event.EntryMode.choices)
     directors = forms.ModelMultipleChoiceField(
@@ -147,7 +153,7 @@ class EventForm(AlertsMixin, forms.Form):
     )
     version = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
 
-    FROZEN = ("ruleset_preset", "format", "advance")
+    FROZEN = ("ruleset_preset", "format", "advance", "placement_points")
 
     def __init__(self, *args, event: Event | None = None, frozen: bool = False, **kwargs) -> None:
         if event is not None:
@@ -220,6 +226,7 @@ class EventForm(AlertsMixin, forms.Form):
             name: getattr(event, name) for name in EDITABLE_EVENT_FIELDS if name not in spread
         }
         initial.update(directors=list(event.directors.all()), version=event.version)
+        initial["placement_points"] = ", ".join(str(points) for points in event.placement_points or [])
         for place, key in enumerate(event.tiebreaks or [], start=1):
             initial[f"tiebreak_{place}"] = key
         try:
@@ -242,10 +249,22 @@ class EventForm(AlertsMixin, forms.Form):
                 self.add_error(f"tiebreak_{place}", "A tie-break is listed twice.")
             chosen.append(key)
         data["tiebreaks"] = chosen
+        data["placement_points"] = self._placement_points(data.get("placement_points") or "")
         preset = data.get("ruleset_preset")
         if preset:
             data["rules_overrides"] = self._overrides(preset, data)
         return data
+
+    def _placement_points(self, text: str) -> list[int]:
+        points: list[int] = []
+        for place, part in enumerate((part.strip() for part in text.split(",") if part.strip()), start=1):
+            if not part.isdigit():
+                self.add_error(
+                    "placement_points", f"Place {place}: expected a whole number of points, got {part!r}."
+                )
+                return []
+            points.append(int(part))
+        return points
 
     def _overrides(self, preset: str, data: dict[str, Any]) -> dict[str, Any]:
         """The parameters typed for the preset's family that differ from the preset, checked by the engine."""
@@ -287,6 +306,7 @@ class EventForm(AlertsMixin, forms.Form):
                 rules_overrides=data.get("rules_overrides", {}),
                 format=data["format"],
                 advance=data.get("advance"),
+                placement_points=data.get("placement_points") or [],
                 tiebreaks=data["tiebreaks"],
             )
         return arguments

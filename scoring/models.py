@@ -15,7 +15,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
 
-from adjudication.engine.rules import InvalidRuleSet, RuleSet, ruleset_from
+from adjudication.engine.rules import AnyRuleSet, InvalidRuleSet, ruleset_from
 
 from .names import name_key
 
@@ -28,6 +28,9 @@ TIEBREAKS: dict[str, bool] = {
     "worst_deal": True,
 }
 DEFAULT_TIEBREAKS: tuple[str, ...] = ("total", "sets_won", "deals_won", "doubled_outs", "worst_deal")
+# The highest deal (or hand) number the database keeps: a ruleset's own `max_deal_number` (9 for a
+# Jamaican set, `max_hands` for a British game) is checked by the services and may not go above it.
+MAX_DEAL_NUMBER = 1000
 
 
 def default_tiebreaks() -> list[str]:
@@ -40,6 +43,8 @@ class Event(models.Model):
     class Format(models.TextChoices):
         CUMULATIVE = "cumulative", "Cumulative"
         KNOCKOUT = "knockout", "Table knock-out"
+        # British Kalooki (SCORESHEET.md): each game gives points by place (`placement_points`).
+        PLACEMENT = "placement", "Placement points (British)"
 
     class Paper(models.TextChoices):
         A4 = "A4", "A4"
@@ -61,6 +66,8 @@ class Event(models.Model):
     format = models.CharField(max_length=20, choices=Format.choices, default=Format.CUMULATIVE)
     # Knock-out only: how many of each table go through to the next round.
     advance = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Placement only: the points of first place, second place … ; empty: a table of n gives n − 1 … 0.
+    placement_points = models.JSONField(default=list, blank=True)
     tiebreaks = models.JSONField(default=default_tiebreaks)
     paper = models.CharField(max_length=10, choices=Paper.choices, default=Paper.A4)
     entry_mode = models.CharField(max_length=10, choices=EntryMode.choices, default=EntryMode.TOTALS)
@@ -97,9 +104,18 @@ class Event(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    def ruleset(self) -> RuleSet:
-        """The engine RuleSet: the preset with this event's overrides (raises InvalidRuleSet)."""
+    def ruleset(self) -> AnyRuleSet:
+        """The engine RuleSet of either family: the preset with this event's overrides (raises
+        InvalidRuleSet)."""
         return ruleset_from(self.ruleset_preset, self.rules_overrides or None)
+
+    @property
+    def family(self) -> str:
+        """The ruleset family ("jamaican", "british"); the preset's own when the overrides are bad."""
+        try:
+            return self.ruleset().family
+        except InvalidRuleSet:
+            return ruleset_family(self.ruleset_preset)
 
     @property
     def is_knockout(self) -> bool:
@@ -129,11 +145,19 @@ class Event(models.Model):
     def clean(self) -> None:
         errors: dict[str, list[str]] = {}
 
+        family = None
         try:
-            self.ruleset()
+            rules = self.ruleset()
         except InvalidRuleSet as exc:
             field = "ruleset_preset" if exc.path == "ruleset" else "rules_overrides"
             errors.setdefault(field, []).append(str(exc))
+        else:
+            family = rules.family
+            if rules.max_deal_number > MAX_DEAL_NUMBER:
+                errors.setdefault("rules_overrides", []).append(
+                    f"rules.max_hands: at most {MAX_DEAL_NUMBER} hands a game, got {rules.max_deal_number}"
+                )
+        errors_for_format(self, family, errors)
         chain = self.tiebreaks
         if not isinstance(chain, list) or not chain:
             errors.setdefault("tiebreaks", []).append("Give at least one tie-break.")
@@ -149,12 +173,40 @@ class Event(models.Model):
             errors.setdefault("advance", []).append(
                 "A knock-out event needs how many of each table go through."
             )
-        if self.format == self.Format.CUMULATIVE and self.advance:
+        if self.format != self.Format.KNOCKOUT and self.advance:
             errors.setdefault("advance", []).append("Only knock-out events advance players.")
         if self.date_end and self.date_start and self.date_end < self.date_start:
             errors.setdefault("date_end", []).append("The event cannot end before it starts.")
         if errors:
             raise ValidationError(errors)
+
+
+def ruleset_family(preset: str) -> str:
+    """The family a preset name belongs to (engine data), "" for an unknown name."""
+    try:
+        return ruleset_from(preset).family
+    except InvalidRuleSet:
+        return ""
+
+
+def errors_for_format(event: Event, family: str | None, errors: dict[str, list[str]]) -> None:
+    """What a ruleset family allows of the formats: a British game has no set total, so no cumulative
+    event; placement points are British only, and their list is checked."""
+    if family == "british" and event.format == Event.Format.CUMULATIVE:
+        errors.setdefault("format", []).append(
+            "A British Kalooki event cannot be cumulative: a game has a finishing order, not a set total "
+            "to add up. Choose knock-out or placement points."
+        )
+    if family == "jamaican" and event.format == Event.Format.PLACEMENT:
+        errors.setdefault("format", []).append(
+            "Placement points are for British Kalooki games; a Jamaican event is cumulative or knock-out."
+        )
+    if event.placement_points and event.format != Event.Format.PLACEMENT:
+        errors.setdefault("placement_points", []).append("Only placement events give points by place.")
+    elif event.placement_points:
+        problem = points_problem(event.placement_points)
+        if problem:
+            errors.setdefault("placement_points", []).append(problem)
 
 
 class Player(models.Model):
@@ -324,7 +376,7 @@ class Seat(models.Model):
                     Q(substitute__isnull=False)
                     & Q(substitute_from__isnull=False)
                     & Q(substitute_from__gte=1)
-                    & Q(substitute_from__lte=9)
+                    & Q(substitute_from__lte=MAX_DEAL_NUMBER)
                 ),
                 name="seat_substitute_with_deal",
             ),
@@ -403,6 +455,8 @@ class Deal(models.Model):
     void = models.BooleanField(default=False)
     out = models.ForeignKey(Entry, on_delete=models.PROTECT, null=True, blank=True, related_name="deals_won")
     doubled = models.BooleanField(default=False)
+    # British Kalooki (B6): the winner went out in one turn without having melded before.
+    kalookie = models.BooleanField(default=False)
     dealer = models.PositiveSmallIntegerField(null=True, blank=True)
     version = models.PositiveIntegerField(default=1)
     updated_at = models.DateTimeField(default=timezone.now)
@@ -420,7 +474,10 @@ class Deal(models.Model):
                 condition=Q(void=False),
                 name="deal_scored_number_unique",
             ),
-            models.CheckConstraint(condition=Q(number__gte=1) & Q(number__lte=9), name="deal_number_1_to_9"),
+            # The ruleset's own limit (9 deals, or `max_hands`) is the services'; this is the database's.
+            models.CheckConstraint(
+                condition=Q(number__gte=1) & Q(number__lte=MAX_DEAL_NUMBER), name="deal_number_in_range"
+            ),
             models.CheckConstraint(condition=Q(sequence__gte=1), name="deal_sequence_gte_1"),
         ]
 
@@ -448,6 +505,9 @@ class DealResult(models.Model):
     contract_error = models.BooleanField(default=False)
     other_points = models.IntegerField(default=0)
     other_reason = models.CharField(max_length=500, blank=True)
+    # British Kalooki (B7): the player went over the limit and bought back in at `reset_to`.
+    buy_in = models.BooleanField(default=False)
+    reset_to = models.IntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["deal", "entry__player__name"]
@@ -458,6 +518,11 @@ class DealResult(models.Model):
             models.CheckConstraint(
                 condition=Q(total_written__isnull=True) | Q(total_written__gte=0),
                 name="result_total_gte_0",
+            ),
+            models.CheckConstraint(
+                condition=(Q(buy_in=False) & Q(reset_to__isnull=True))
+                | (Q(buy_in=True) & Q(reset_to__isnull=False) & Q(reset_to__gte=0)),
+                name="result_buy_in_with_reset",
             ),
         ]
 

@@ -16,7 +16,8 @@ from adjudication.engine.sheet import FORMAT as SHEET_FORMAT
 from adjudication.engine.sheet import result_as_dict
 from adjudication.engine.validator import validate_data
 
-from .models import Deal, DealResult, GameSet, Seat
+from .british_sheets import british_hand_as_data
+from .models import Deal, DealResult, GameSet, Seat, ruleset_family
 
 
 def seats_of(game_set: GameSet) -> list[Seat]:
@@ -98,7 +99,9 @@ def sheet_from_rows(game_set: GameSet, seats: Sequence[Seat], deals: Sequence[De
     ]
     if substitutes:
         sheet["substitutes"] = substitutes
-    sheet["deals"] = [deal_as_data(deal, names) for deal in deals]
+    # A British game's hands have their own fields (kalookie, buy-ins), read by the British reader.
+    as_data = british_hand_as_data if ruleset_family(event.ruleset_preset) == "british" else deal_as_data
+    sheet["deals"] = [as_data(deal, names) for deal in deals]
     return sheet
 
 

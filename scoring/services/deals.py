@@ -108,7 +108,7 @@ def write_deal(
     return deal
 
 
-def _in_playing_order(game_set: GameSet, deals: Sequence[Deal], placed: Deal, index: int) -> None:
+def in_playing_order(game_set: GameSet, deals: Sequence[Deal], placed: Deal, index: int) -> None:
     """Give the set's deals sequences 1, 2, … with `placed` at `index` among the others (`deals`, in
     playing order). Only rows that move are written; each goes through a number no row holds, so the
     unique (set, sequence) never clashes."""
@@ -199,7 +199,7 @@ def deal_record(
                 sequence=max([row.sequence for row in deals], default=0) + 1,
                 user=user,
             )
-            _in_playing_order(game_set, others, saved, index)
+            in_playing_order(game_set, others, saved, index)
     except IntegrityError as exc:
         raise ValidationError(f"The deal could not be saved: {exc}") from exc
     sheet_marks.rulings_sync_from_results(deal=saved, user=user, rules=rules)

@@ -21,7 +21,14 @@ from ..models import TIEBREAKS, Entry, Event
 from ..page_cache import results_changed
 from .guards import check_version, touch_results
 
-FROZEN_EVENT_FIELDS = ("ruleset_preset", "rules_overrides", "format", "advance", "tiebreaks")
+FROZEN_EVENT_FIELDS = (
+    "ruleset_preset",
+    "rules_overrides",
+    "format",
+    "advance",
+    "placement_points",
+    "tiebreaks",
+)
 EDITABLE_EVENT_FIELDS = (
     "name",
     "slug",
@@ -45,6 +52,7 @@ def _event_data(event: Event) -> dict[str, Any]:
         "rules_overrides": event.rules_overrides,
         "format": event.format,
         "advance": event.advance,
+        "placement_points": event.placement_points,
         "tiebreaks": event.tiebreaks,
         "paper": event.paper,
         "entry_mode": event.entry_mode,
@@ -64,6 +72,7 @@ def event_create(
     rules_overrides: Mapping[str, Any] | None = None,
     format: str = Event.Format.CUMULATIVE,
     advance: int | None = None,
+    placement_points: Sequence[int] | None = None,
     tiebreaks: Sequence[str] | None = None,
     paper: str = Event.Paper.A4,
     entry_mode: str = Event.EntryMode.TOTALS,
@@ -81,6 +90,7 @@ def event_create(
         rules_overrides=dict(rules_overrides or {}),
         format=format,
         advance=advance,
+        placement_points=list(placement_points or []),
         tiebreaks=list(tiebreaks) if tiebreaks is not None else list(TIEBREAKS),
         paper=paper,
         entry_mode=entry_mode,
@@ -160,7 +170,7 @@ def event_update(
         after=logged_after,
         reason=reason,
     )
-    if set(changed) & {"format", "advance", "tiebreaks"}:
+    if set(changed) & {"format", "advance", "placement_points", "tiebreaks"}:
         touch_results(event.pk)
     return event
 

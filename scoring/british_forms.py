@@ -1,0 +1,176 @@
+"""The director's British Kalooki hand form: what a British hand has on the paper (RULES.md B1–B9).
+
+Who went out, whether it was a kalookie, each player still in: the score or the cards left in hand,
+the running total as written (optional: it is computed and shown beside the line), opened, and a
+buy-in for a player who went over the limit — the total it resets to is computed (B7) and may be
+typed where the paper says otherwise. Field names are the sheet's (`out`, `results.Bob.penalty` →
+`Bob-penalty`), so a service refusal lands beside the field it names. What the form posts goes to
+`deal_input.read_british` unchanged: the engine reads it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+from .forms import AlertsMixin, VersionedForm
+from .view_support import add_service_errors
+
+FLAG = [("", "—"), ("yes", "yes"), ("no", "no")]
+
+
+def line_prefix(seat: int) -> str:
+    """The prefix of the fields of the player in seat `seat` (1 = the first seated)."""
+    return f"s{seat}"
+
+
+class BritishLineForm(forms.Form):
+    """One player's line of a hand."""
+
+    penalty = forms.CharField(
+        label="Score",
+        required=False,
+        max_length=12,
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "size": 5, "autocomplete": "off"}),
+    )
+    hand = forms.CharField(
+        label="Cards left",
+        required=False,
+        max_length=400,
+        widget=forms.TextInput(attrs={"size": 16, "autocomplete": "off", "placeholder": "AH 9C JK"}),
+    )
+    total = forms.CharField(
+        label="Total (paper)",
+        required=False,
+        max_length=12,
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "size": 5, "autocomplete": "off"}),
+    )
+    opened = forms.ChoiceField(label="Opened", choices=FLAG, required=False)
+    buy_in = forms.BooleanField(label="Buys in", required=False)
+    reset_to = forms.CharField(
+        label="Reset to",
+        required=False,
+        max_length=12,
+        widget=forms.TextInput(
+            attrs={"inputmode": "numeric", "size": 5, "autocomplete": "off", "placeholder": "computed"}
+        ),
+    )
+
+    def as_data(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        line: dict[str, Any] = {}
+        for key in ("penalty", "hand", "total", "opened", "reset_to"):
+            if str(data.get(key) or "").strip():
+                line[key] = data[key]
+        if data.get("buy_in"):
+            line["buy_in"] = True
+        return line
+
+
+class BritishHandForm(AlertsMixin, forms.Form):
+    """The hand-level fields; the lines are `BritishHandEntry`'s."""
+
+    dealer = forms.ChoiceField(label="Dealer", required=False)
+    void = forms.BooleanField(
+        label="Void (the stock ran out twice: no score, same dealer again)", required=False
+    )
+    out = forms.ChoiceField(label="Went out", required=False)
+    kalookie = forms.BooleanField(label="Kalookie (all 13 in one turn)", required=False)
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
+    set_version = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
+    reason = forms.CharField(label="Reason for the correction", required=False, max_length=500)
+
+    def __init__(self, *args, players: Sequence[str], most: int, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # The ruleset's longest game (`max_hands`), not a nine-deal set's 9.
+        self.fields["deal"] = forms.IntegerField(
+            label="Hand", min_value=1, max_value=most, widget=forms.NumberInput(attrs={"size": 4})
+        )
+        self.order_fields(["deal"])
+        choices = [("", "—"), *((name, name) for name in players)]
+        self.fields["dealer"].choices = choices
+        self.fields["out"].choices = choices
+
+
+class BritishHandEntry:
+    """The whole hand form: the hand's fields and one line a player still in (seat order)."""
+
+    def __init__(
+        self,
+        data: Mapping[str, Any] | None = None,
+        *,
+        players: Sequence[str],
+        playing: Sequence[str],
+        most: int,
+        initial: Mapping[str, Any] | None = None,
+        results: Mapping[str, Mapping[str, Any]] | None = None,
+        correcting: bool = False,
+    ) -> None:
+        self.correcting = correcting
+        self.hand = BritishHandForm(data, players=players, most=most, initial=initial or {})
+        # Seat numbers name the fields (`s2-penalty`): a player's name may hold any character.
+        self.lines = [
+            (name, BritishLineForm(data, prefix=line_prefix(seat), initial=(results or {}).get(name, {})))
+            for seat, name in enumerate(players, start=1)
+            if name in playing
+        ]
+
+    def is_valid(self) -> bool:
+        return all([self.hand.is_valid(), *(form.is_valid() for _, form in self.lines)])
+
+    @property
+    def version(self) -> int | None:
+        return self.hand.cleaned_data.get("version")
+
+    @property
+    def set_version(self) -> int | None:
+        return self.hand.cleaned_data.get("set_version")
+
+    @property
+    def reason(self) -> str:
+        return self.hand.cleaned_data.get("reason") or ""
+
+    def as_hand_data(self) -> dict[str, Any]:
+        data = self.hand.cleaned_data
+        hand: dict[str, Any] = {"deal": data["deal"], "void": data["void"], "kalookie": data["kalookie"]}
+        for key in ("dealer", "out"):
+            if data.get(key):
+                hand[key] = data[key]
+        if not data["void"]:
+            hand["results"] = {name: form.as_data() for name, form in self.lines}
+        return hand
+
+    def add_service_error(self, exc: ValidationError) -> None:
+        """Each refusal beside the field its path names (`results.Bob.penalty`), the rest above."""
+        if not hasattr(exc, "error_dict"):
+            add_service_errors(self.hand, exc)
+            return
+        lines = dict(self.lines)
+        for key, errors in exc.message_dict.items():
+            parts = key.split(".")
+            if len(parts) == 3 and parts[0] == "results" and parts[1] in lines:
+                form = lines[parts[1]]
+                if parts[2] in form.fields:
+                    form.add_error(parts[2], errors)
+                    continue
+            if key in self.hand.fields:
+                self.hand.add_error(key, errors)
+            else:
+                self.hand.add_error(None, [f"{key}: {error}" for error in errors])
+
+    def alerts(self) -> list[str]:
+        return self.hand.alerts()
+
+
+class GameVerifyForm(VersionedForm):
+    id_prefix = "verify"
+    reason = forms.CharField(
+        label="Reason (only to end a game still running, or to verify over errors)",
+        required=False,
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+    acknowledge = forms.BooleanField(label="I have read the warnings", required=False)

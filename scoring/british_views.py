@@ -1,0 +1,181 @@
+"""The director's page of a British Kalooki table: the game hand by hand, the next hand's form, verify.
+
+`entry_views.table` and `entry_views.deal` hand a British event's table here (one dispatch on the
+ruleset family); the verify URL is this module's. Thin as every view: read through the selector, one
+service call, the refusal beside the field it names (400) or above the form (409, someone changed the
+game first).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from . import services
+from .british_forms import BritishHandEntry, GameVerifyForm, line_prefix
+from .forms import ReopenForm
+from .models import Deal, Event, GameSet
+from .permissions import director_required
+from .selectors.british_games import GamePage, british_game_page
+from .view_support import game_set_or_404, post_form, refusal_status
+
+
+def table_url(event: Event, game_set: GameSet, name: str = "direct_table", **kwargs: Any) -> str:
+    table = game_set.table
+    return reverse(
+        f"scoring:{name}",
+        kwargs={"slug": event.slug, "number": table.round.number, "table": table.number, **kwargs},
+    )
+
+
+def _line_initial(page: GamePage, sequence: int) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    row = page.row_played(sequence)
+    if row is None:
+        return {}, {}
+    initial = {
+        "deal": row.number,
+        "void": row.void,
+        "out": row.out or "",
+        "kalookie": row.kalookie,
+        "dealer": row.dealer or "",
+        "version": row.version,
+    }
+    results = {
+        cell.player: {
+            "penalty": "" if cell.penalty is None else cell.penalty,
+            "hand": cell.hand or "",
+            "total": "" if cell.written is None else cell.written,
+            "opened": "" if cell.opened is None else ("yes" if cell.opened else "no"),
+            "buy_in": cell.buy_in,
+            "reset_to": "" if cell.reset_to is None else cell.reset_to,
+        }
+        for cell in row.cells
+        if cell.played
+    }
+    return initial, results
+
+
+def _entry(page: GamePage, sequence: int | None) -> BritishHandEntry | None:
+    players = [seat.player for seat in page.seats]
+    most = page.rules.max_deal_number
+    if sequence is not None:
+        row = page.row_played(sequence)
+        initial, results = _line_initial(page, sequence)
+        playing = [cell.player for cell in row.cells if cell.played] if row and not row.void else []
+        if row is not None and (row.void or not playing):
+            playing = list(page.state.still_in) or players
+        return BritishHandEntry(
+            players=players, playing=playing, most=most, initial=initial, results=results, correcting=True
+        )
+    state = page.state
+    if page.game_set.is_verified or state.over or state.next_hand is None:
+        return None
+    return BritishHandEntry(
+        players=players,
+        playing=state.still_in,
+        most=most,
+        initial={
+            "deal": state.next_hand,
+            "dealer": state.next_dealer or "",
+            "set_version": page.game_set.version,
+        },
+    )
+
+
+def table_page(
+    request, event: Event, game_set: GameSet, *, sequence: int | None = None, status: int = 200, **forms: Any
+) -> HttpResponse:
+    """The entry page of one British table; `forms` replaces the blank forms (bound, with their errors)."""
+    page = british_game_page(game_set)
+    game_set = page.game_set
+    if "entry" not in forms:
+        forms["entry"] = None if game_set.is_verified else _entry(page, sequence)
+    context: dict[str, Any] = {
+        "event": event,
+        "page": page,
+        "game_set": game_set,
+        "sequence": sequence,
+        "editing": page.row_played(sequence) if sequence else None,
+        "verify_form": GameVerifyForm(initial={"version": game_set.version}),
+        "reopen_form": ReopenForm(initial={"version": game_set.version}),
+        "warnings": [finding for finding in page.findings if not finding.is_error],
+    }
+    context.update(forms)
+    return render(request, "scoring/british/table.html", context, status=status)
+
+
+def save_hand(request, event: Event, game_set: GameSet, *, sequence: int | None) -> HttpResponse:
+    """POST of the hand form: the next hand, or a correction of the hand played `sequence`-th."""
+    deal = get_object_or_404(Deal, game_set=game_set, sequence=sequence) if sequence else None
+    page = british_game_page(game_set)
+    players = [seat.player for seat in page.seats]
+    playing = [
+        name for seat, name in enumerate(players, start=1) if f"{line_prefix(seat)}-penalty" in request.POST
+    ]
+    entry = BritishHandEntry(
+        request.POST,
+        players=players,
+        playing=playing,
+        most=page.rules.max_deal_number,
+        correcting=deal is not None,
+    )
+    if not entry.is_valid():
+        return table_page(request, event, game_set, sequence=sequence, status=400, entry=entry)
+    try:
+        outcome = services.british_hand_record(
+            game_set=game_set,
+            user=request.user,
+            data=entry.as_hand_data(),
+            deal=deal,
+            expected_version=entry.version,
+            expected_set_version=entry.set_version,
+            reason=entry.reason,
+        )
+    except ValidationError as exc:
+        entry.add_service_error(exc)
+        return table_page(
+            request, event, game_set, sequence=sequence, status=refusal_status(exc), entry=entry
+        )
+    saved = outcome.deal
+    what = f"Hand {saved.number}{' (void: the same dealer deals it again)' if saved.void else ''}"
+    errors = len(outcome.errors)
+    if errors:
+        messages.warning(
+            request,
+            f"{what} saved as a draft: the game has {errors} error finding{'s' if errors != 1 else ''}.",
+        )
+    else:
+        messages.success(request, f"{what} saved.")
+    return redirect(table_url(event, game_set))
+
+
+@director_required
+@require_POST
+def game_verify(request, event: Event, number: int, table: int):
+    """Verify a finished game, or end one still running with a reason (service)."""
+    game_set = game_set_or_404(event, number, table)
+    form = GameVerifyForm(request.POST)
+    return post_form(
+        request,
+        form,
+        call=lambda data: services.british_game_verify(
+            game_set=game_set,
+            user=request.user,
+            expected_version=data["version"],
+            reason=data["reason"],
+            acknowledge_warnings=data["acknowledge"],
+        ),
+        done=lambda verified: (
+            "Game verified"
+            + (" and ended by the director" if verified.override_reason else "")
+            + ": its finishing order now counts in the official standings."
+        ),
+        then=table_url(event, game_set),
+        page=lambda status: table_page(request, event, game_set, status=status, verify_form=form),
+    )

@@ -1,0 +1,216 @@
+"""One British Kalooki game as the entry page, the public table page and the printed sheet show it.
+
+Three queries (the set with its table, the seats, the hands with their results) whatever the game's
+length: the rows are read once, made into the game's sheet, and the engine says the rest — each hand's
+running totals and buy-ins, who is out, who deals next, the validator's findings (BV1–BV8) and the
+finishing order (BV8; a game the director ended: the players left by lower total).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from adjudication.engine.british_game import GameState, Placing, ended_game_order, finishing_order, game_state
+from adjudication.engine.british_rules import BritishRuleSet
+from adjudication.engine.british_sheet import BritishSheet
+from adjudication.engine.findings import Finding
+from adjudication.engine.sheet import parse_sheet
+from adjudication.engine.validator import validate
+
+from ..models import Deal, GameSet, Seat
+from ..sheets import deals_of, seats_of, sheet_from_rows
+
+__all__ = [
+    "GameCell",
+    "GamePage",
+    "GameRow",
+    "GameSeat",
+    "british_game_page",
+    "british_sheet_of",
+    "game_order",
+    "game_so_far",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class GameCell:
+    """One player's line in one hand: the score, the running total after it (after a buy-in's reset)."""
+
+    player: str
+    played: bool
+    penalty: int | None = None
+    total: int | None = None
+    written: int | None = None
+    hand: str | None = None
+    opened: bool | None = None
+    buy_in: bool = False
+    reset_to: int | None = None
+    went_out: bool = False  # over the limit without a buy-in: out of the game in this hand
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    sequence: int
+    number: int
+    void: bool
+    dealer: str | None
+    out: str | None
+    kalookie: bool
+    version: int
+    cells: tuple[GameCell, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameSeat:
+    position: int
+    player: str
+    club: str
+    substitute: str | None
+    total: int
+    buy_ins: int
+    buy_ins_left: int
+    out_in: int | None
+
+    @property
+    def still_in(self) -> bool:
+        return self.out_in is None
+
+
+@dataclass(frozen=True)
+class GamePage:
+    game_set: GameSet
+    rules: BritishRuleSet
+    seats: tuple[GameSeat, ...]
+    rows: tuple[GameRow, ...]
+    state: GameState
+    findings: tuple[Finding, ...]
+    order: tuple[Placing, ...]
+    ended: bool  # verified while still running: ended by the director
+
+    @property
+    def round(self) -> int:
+        return self.game_set.table.round.number
+
+    @property
+    def table(self) -> int:
+        return self.game_set.table.number
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [finding for finding in self.findings if finding.is_error]
+
+    @property
+    def players_in(self) -> list[GameSeat]:
+        return [seat for seat in self.seats if seat.still_in]
+
+    def row_played(self, sequence: int) -> GameRow | None:
+        return next((row for row in self.rows if row.sequence == sequence), None)
+
+
+def british_sheet_of(game_set: GameSet, seats: Sequence[Seat], deals: Sequence[Deal]) -> BritishSheet:
+    """The game's rows read by the engine (a British sheet; the event's ruleset is British)."""
+    sheet = parse_sheet(sheet_from_rows(game_set, seats, deals))
+    if not isinstance(sheet, BritishSheet):
+        raise TypeError(f"{game_set} is not a British Kalooki game")
+    return sheet
+
+
+def game_so_far(game_set: GameSet, seats: Sequence[Seat], deals: Sequence[Deal]) -> GameState:
+    """Where the game stands after `deals` (the engine's `game_state`)."""
+    return game_state(british_sheet_of(game_set, seats, deals))
+
+
+def game_order(sheet: BritishSheet, *, verified: bool) -> tuple[Placing, ...]:
+    """The finishing order: BV8 for a finished game; a verified game still running was ended by the
+    director (the players left by lower total); a game in play places those still in first, together."""
+    if verified and not game_state(sheet).over:
+        return ended_game_order(sheet)
+    return finishing_order(sheet)
+
+
+def _rows(sheet: BritishSheet, deals: Sequence[Deal]) -> tuple[GameRow, ...]:
+    rules = sheet.rules
+    totals = dict.fromkeys(sheet.players, 0)
+    out: set[str] = set()
+    rows = []
+    for deal, hand in zip(deals, sheet.deals, strict=True):
+        cells = []
+        for name in sheet.players:
+            line = hand.results.get(name)
+            if line is None or hand.void:
+                cells.append(GameCell(player=name, played=False))
+                continue
+            if line.penalty is not None:
+                totals[name] += line.penalty
+            elif line.total is not None:
+                totals[name] = line.total
+            went_out = False
+            if line.buy_in and line.reset_to is not None:
+                totals[name] = line.reset_to
+            elif rules.is_over(totals[name]) and name not in out:
+                out.add(name)
+                went_out = True
+            cells.append(
+                GameCell(
+                    player=name,
+                    played=True,
+                    penalty=line.penalty,
+                    total=totals[name],
+                    written=line.total,
+                    hand=line.hand,
+                    opened=line.opened,
+                    buy_in=line.buy_in,
+                    reset_to=line.reset_to,
+                    went_out=went_out,
+                )
+            )
+        rows.append(
+            GameRow(
+                sequence=deal.sequence,
+                number=hand.deal,
+                void=hand.void,
+                dealer=hand.dealer,
+                out=hand.out,
+                kalookie=hand.kalookie,
+                version=deal.version,
+                cells=tuple(cells),
+            )
+        )
+    return tuple(rows)
+
+
+def british_game_page(game_set: GameSet) -> GamePage:
+    """The game as its pages and sheets show it. Three queries."""
+    game_set = GameSet.objects.select_related("table__round__event").get(pk=game_set.pk)
+    seats = seats_of(game_set)
+    deals = deals_of(game_set)
+    sheet = british_sheet_of(game_set, seats, deals)
+    state = game_state(sheet)
+    by_name = {seat.entry.player.name: seat for seat in seats}
+    game_seats = tuple(
+        GameSeat(
+            position=by_name[player.name].position,
+            player=player.name,
+            club=by_name[player.name].entry.player.club,
+            substitute=by_name[player.name].substitute.player.name
+            if by_name[player.name].substitute_id
+            else None,
+            total=player.total,
+            buy_ins=player.buy_ins,
+            buy_ins_left=max(sheet.rules.buy_ins - player.buy_ins, 0),
+            out_in=player.out_in,
+        )
+        for player in state.players
+    )
+    verified = game_set.is_verified
+    return GamePage(
+        game_set=game_set,
+        rules=sheet.rules,
+        seats=game_seats,
+        rows=_rows(sheet, deals),
+        state=state,
+        findings=tuple(validate(sheet)),
+        order=game_order(sheet, verified=verified) if state.hands else (),
+        ended=verified and not state.over,
+    )
