@@ -640,7 +640,9 @@ def substitute(request, event: Event, number: int, table: int, position: int):
         "from_deal": seat.substitute_from,
         "version": game_set.version,
     }
-    form = SubstituteForm(*posted(request)[:1], candidates=candidates, initial=initial)
+    form = SubstituteForm(
+        *posted(request)[:1], candidates=candidates, initial=initial, deals=event.ruleset().max_deal_number
+    )
 
     def page(status: int = 200) -> HttpResponse:
         return render(

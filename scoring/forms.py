@@ -388,9 +388,15 @@ class SubstituteForm(VersionedForm):
     )
     reason = forms.CharField(label="Reason", required=False, max_length=500)
 
-    def __init__(self, *args, candidates: Sequence[tuple[int, str]], **kwargs) -> None:
+    def __init__(
+        self, *args, candidates: Sequence[tuple[int, str]], deals: int = DEALS_PER_SET, **kwargs
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.fields["substitute"].choices = [("", "— nobody (clear the substitute) —"), *candidates]
+        # The ruleset's own bound: 9 deals a Jamaican set, `max_hands` hands a British game.
+        self.fields["from_deal"].choices = [("", "—")] + [
+            (number, str(number)) for number in range(1, deals + 1)
+        ]
 
 
 def _upload_text(upload, field: str) -> str:

@@ -19,7 +19,8 @@ from django.views.generic import TemplateView
 from django_tables2 import SingleTableMixin
 from django_tables2.export import ExportMixin
 
-from . import background, selectors
+from . import background, british_views, selectors
+from .british_tables import BritishStandingsTable
 from .charts import running_total_chart
 from .exports import SafeTableExport
 from .filters import NameFilterForm, mark_matches
@@ -28,6 +29,7 @@ from .page_cache import mark_shared
 from .permissions import directed_ids, is_organiser, user_directs
 from .query import flag_param, number_param, whole_number
 from .selectors import event_round_numbers
+from .selectors.british_standings import british_standings
 from .tables import RoundTablesTable, SetGridTable, StandingsTable, export_name, grid_rows, shared_place
 
 # Pages change only with the event's results stamp (or its version); this bounds a stale entry's life
@@ -156,7 +158,18 @@ def cached_standings(event: Event, *, round_number: int | None, provisional: boo
     )
     view = cache.get(key)
     if view is None:
-        view = selectors.standings(event, round_number=round_number, provisional=provisional, with_ids=True)
+        if event.family == "british":
+            # A British event's rows are its games' finishing orders (placement points or knock-out).
+            view = selectors.Standings(
+                scope=selectors.standings_scope(event, round_number=round_number, provisional=provisional),
+                rows=british_standings(
+                    event, round_number=round_number, provisional=provisional, with_ids=True
+                ),
+            )
+        else:
+            view = selectors.standings(
+                event, round_number=round_number, provisional=provisional, with_ids=True
+            )
         cache.set(key, view, STANDINGS_CACHE_SECONDS)
     return view
 
@@ -260,6 +273,9 @@ class StandingsView(PublicTableView):
 
     def get_table_data(self):
         return self.view.rows
+
+    def get_table_class(self):
+        return BritishStandingsTable if self.event.family == "british" else StandingsTable
 
     def get_table_kwargs(self):
         return super().get_table_kwargs() | {"event": self.event, "knockout": self.event.is_knockout}
@@ -370,6 +386,8 @@ class SetView(PublicTableView):
             table__round__number=kwargs["number"],
             table__number=kwargs["table"],
         )
+        if self.event.family == "british":
+            return british_views.public_game(request, self.event, game_set)
         self.grid = selectors.set_grid(game_set)
         return super().get(request, *args, **kwargs)
 

@@ -391,6 +391,9 @@ def seat_substitute(
             raise field_errors({"substitute": "The substitute must be entered in this event."})
         if from_deal is None:
             raise field_errors({"from_deal": "Give the deal the substitute plays from."})
+        most = seat.round.event.ruleset().max_deal_number
+        if not 1 <= from_deal <= most:
+            raise field_errors({"from_deal": f"Give a deal from 1 to {most}, got {from_deal}."})
         if Seat.objects.filter(round=seat.round_id, entry=substitute).exists():
             raise field_errors({"substitute": f"{substitute} is already seated in this round."})
     before = _substitute_data(seat)

@@ -184,3 +184,54 @@ def test_a_simulated_game_of_twenty_hands_and_more_goes_through_the_service(make
     game_set.refresh_from_db()
     assert game_set.error_count == 0, game_set.findings
     assert Deal.objects.filter(game_set=game_set, void=False).count() >= 20
+
+
+def test_the_standings_and_the_table_page_show_the_finishing_order(
+    client, british_game, director, django_assert_max_num_queries
+):
+    from scoring.selectors.british_standings import british_standings
+
+    for hand in (
+        {"deal": 1, "out": "Ann", "results": {"Ann": {}, "Bob": {"penalty": 60}, "Cy": {"penalty": 95}}},
+        {
+            "deal": 2,
+            "out": "Cy",
+            "results": {"Ann": {"penalty": 30}, "Bob": {"penalty": 50, "buy_in": True}, "Cy": {}},
+        },
+        {"deal": 3, "out": "Bob", "results": {"Ann": {"penalty": 80}, "Bob": {}, "Cy": {"penalty": 20}}},
+    ):
+        services.british_hand_record(game_set=british_game, user=director, data=hand)
+    event = british_game.table.round.event
+    # In play: nothing official yet; provisional counts the finished game. Ann (110) and Cy (115) went
+    # out on the same hand: the lower total places better (BV8).
+    assert british_standings(event) == []
+    rows = british_standings(event, provisional=True)
+    assert [(row["player"], row["place"], row["points"], row["games_won"]) for row in rows] == [
+        ("Bob", 1, 2, 1),
+        ("Ann", 2, 1, 0),
+        ("Cy", 3, 0, 0),
+    ]
+    british_game.refresh_from_db()
+    services.british_game_verify(game_set=british_game, user=director, expected_version=british_game.version)
+    event.refresh_from_db()
+    with django_assert_max_num_queries(6):
+        rows = british_standings(event)
+    assert rows[0] == {
+        "place": 1,
+        "shared": False,
+        "player": "Bob",
+        "club": "",
+        "points": 2,
+        "games": 1,
+        "games_won": 1,
+        "penalty": 110,
+    }
+    page = client.get(reverse("scoring:standings", kwargs={"slug": event.slug})).content.decode()
+    assert "Games won" in page and "Bob" in page
+    csv = client.get(
+        reverse("scoring:standings", kwargs={"slug": event.slug}) + "?_export=csv"
+    ).content.decode()
+    assert csv.splitlines()[0].startswith("place,shared,player,club,points,games,games_won,penalty")
+    table = client.get(url(british_game, "table")).content.decode()
+    order = table.split("Finishing order")[1]
+    assert order.index("Bob") < order.index("Ann") < order.index("Cy")

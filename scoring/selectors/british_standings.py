@@ -1,0 +1,198 @@
+"""British Kalooki standings: placement points and knock-out rows (SCORESHEET.md, "A British Kalooki game
+sheet"), in the same three views as the Jamaican standings (official = closed rounds; one round's
+verified games; provisional = every game with a scored hand).
+
+A British table's result is its finishing order (BV8, the engine's `finishing_order`; a game the
+director ended: `ended_game_order`). Four queries whatever the event's size — the counted games, their
+seats, their hands and the hands' results — then one pass in Python per game.
+
+- **placement**: each game gives points by place (`event.placement_points`, first place first; absent,
+  a table of n gives n − 1, n − 2 … 0; shared places share the points of the places they cover). Rows:
+  place, shared, player, club, points, games, games_won, penalty (every hand's penalty as scored, before
+  resets); order: more points, more games won, lower penalty, then shared (listed by name).
+- **knockout**: rows add round_reached and game_place (the place in the game of the round reached) and
+  rank by round reached (higher first), then that game's place, then that game's penalties (lower first).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+
+from adjudication.engine.british_game import Placing, game_state
+
+from ..models import Deal, DealResult, Event, GameSet, Seat
+from .british_games import british_sheet_of, game_order
+from .ratings import closed_rounds
+
+__all__ = [
+    "BRITISH_KNOCKOUT_FIELDS",
+    "PLACEMENT_FIELDS",
+    "GameResult",
+    "british_game_results",
+    "british_standings",
+    "placement_points",
+]
+
+PLACEMENT_FIELDS = ("place", "shared", "player", "club", "points", "games", "games_won", "penalty")
+BRITISH_KNOCKOUT_FIELDS = (*PLACEMENT_FIELDS, "round_reached", "game_place")
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """One counted game: where it was played and its finishing order (entry ids by player name)."""
+
+    game_set_id: int
+    round_number: int
+    table_number: int
+    over: bool
+    finished: bool  # over, or verified (a game the director ended): its first place has won
+    order: tuple[Placing, ...]
+    entries: dict[str, int]
+
+
+def placement_points(points: Sequence[float], place: int, shared: int, players: int) -> float:
+    """The points of `place` shared by `shared` players at a table of `players` (SCORESHEET.md).
+
+    >>> placement_points([], 1, 1, 4), placement_points([], 2, 2, 4), placement_points([5, 3, 1], 4, 1, 4)
+    (3, 1.5, 0)
+    """
+    table = list(points) if points else list(range(players - 1, -1, -1))
+    covered = [
+        Fraction(table[index]) if index < len(table) else Fraction(0)
+        for index in range(place - 1, place - 1 + shared)
+    ]
+    value = sum(covered, Fraction(0)) / shared
+    return int(value) if value.denominator == 1 else round(float(value), 2)
+
+
+def _counted(event: Event, *, round_number: int | None, provisional: bool) -> QuerySet[GameSet]:
+    games = GameSet.objects.filter(table__round__event=event)
+    if round_number is not None:
+        games = games.filter(table__round__number=round_number)
+    if provisional:
+        return games.filter(deals__void=False).distinct()
+    games = games.filter(status=GameSet.Status.VERIFIED)
+    if round_number is None:
+        games = games.filter(table__round__in=closed_rounds())
+    return games
+
+
+def british_game_results(
+    event: Event, *, round_number: int | None = None, provisional: bool = False
+) -> list[GameResult]:
+    """The counted games of `event` with their finishing orders. Four queries (five with the closed
+    rounds' check)."""
+    games = list(
+        _counted(event, round_number=round_number, provisional=provisional)
+        .select_related("table__round__event")
+        .order_by("table__round__number", "table__number")
+    )
+    table_ids = [game.table_id for game in games]
+    seats: dict[int, list[Seat]] = defaultdict(list)
+    for seat in (
+        Seat.objects.filter(table_id__in=table_ids)
+        .select_related("entry__player", "substitute__player")
+        .order_by("position")
+    ):
+        seats[seat.table_id].append(seat)
+    deals: dict[int, list[Deal]] = defaultdict(list)
+    for deal in (
+        Deal.objects.filter(game_set__in=[game.pk for game in games])
+        .select_related("out__player")
+        .prefetch_related(Prefetch("results", queryset=DealResult.objects.select_related("entry__player")))
+        .order_by("sequence")
+    ):
+        deals[deal.game_set_id].append(deal)
+    results = []
+    for game in games:
+        # Every game's rows share the event already read (no query a game).
+        game.table.round.event = event
+        sheet = british_sheet_of(game, seats[game.table_id], deals[game.pk])
+        state = game_state(sheet)
+        if not state.hands:
+            continue
+        results.append(
+            GameResult(
+                game_set_id=game.pk,
+                round_number=game.table.round.number,
+                table_number=game.table.number,
+                over=state.over,
+                finished=state.over or game.is_verified,
+                order=game_order(sheet, verified=game.is_verified),
+                entries={seat.entry.player.name: seat.entry_id for seat in seats[game.table_id]},
+            )
+        )
+    return results
+
+
+def british_standings(
+    event: Event,
+    *,
+    round_number: int | None = None,
+    provisional: bool = False,
+    with_ids: bool = False,
+) -> list[dict[str, Any]]:
+    """The standings of a British event, best first (placement or knock-out rows, see the module)."""
+    knockout = event.is_knockout
+    games = british_game_results(event, round_number=round_number, provisional=provisional)
+    who = {
+        pk: (club, player_id)
+        for pk, club, player_id in event.entries.values_list("pk", "player__club", "player_id")
+    }
+    stats: dict[int, dict[str, Any]] = {}
+    for game in games:
+        sharing = Counter(item.place for item in game.order)
+        for item in game.order:
+            entry_id = game.entries[item.player]
+            row = stats.setdefault(
+                entry_id,
+                {"player": item.player, "points": 0, "games": 0, "games_won": 0, "penalty": 0,
+                 "round_reached": 0, "game_place": 0, "game_penalty": 0},
+            )  # fmt: skip
+            row["points"] += placement_points(
+                event.placement_points, item.place, sharing[item.place], len(game.order)
+            )
+            row["games"] += 1
+            row["games_won"] += int(item.place == 1 and game.finished)
+            row["penalty"] += item.penalty
+            if game.round_number >= row["round_reached"]:
+                row["round_reached"], row["game_place"], row["game_penalty"] = (
+                    game.round_number,
+                    item.place,
+                    item.penalty,
+                )
+
+    def key(entry_id: int) -> tuple[Any, ...]:
+        row = stats[entry_id]
+        if knockout:
+            return (-row["round_reached"], row["game_place"], row["game_penalty"])
+        return (-row["points"], -row["games_won"], row["penalty"])
+
+    ordered = sorted(stats, key=lambda entry_id: (key(entry_id), stats[entry_id]["player"].casefold()))
+    rows: list[dict[str, Any]] = []
+    for index, entry_id in enumerate(ordered):
+        row = stats[entry_id]
+        previous = ordered[index - 1] if index else None
+        place = rows[-1]["place"] if previous is not None and key(previous) == key(entry_id) else index + 1
+        out: dict[str, Any] = {
+            "place": place,
+            "shared": False,
+            "player": row["player"],
+            "club": who[entry_id][0],
+        }
+        out.update({name: row[name] for name in ("points", "games", "games_won", "penalty")})
+        if knockout:
+            out.update(round_reached=row["round_reached"], game_place=row["game_place"])
+        if with_ids:
+            out.update(entry_id=entry_id, player_id=who[entry_id][1])
+        rows.append(out)
+    at_place = Counter(row["place"] for row in rows)
+    for row in rows:
+        row["shared"] = at_place[row["place"]] > 1
+    return rows
