@@ -22,7 +22,8 @@ from django.template.loader import get_template, render_to_string
 
 from .collector import collector_paused
 from .pdf_data import SeasonSheet, Seating, StandingsSheet, TableSheet
-from .selectors import printed
+from .selectors import british_printed, printed
+from .selectors.british_printed import BritishPrintedSheet
 from .self_entry_codes import SheetCode
 
 CSS_TEMPLATE = "scoring/pdf/print.css"
@@ -129,6 +130,20 @@ def _pack_title(sheets: Sequence[TableSheet]) -> str:
     return f"{first.event.name} · Round {first.round_number} · score sheets"
 
 
+def british_sheets_html(sheets: Sequence[BritishPrintedSheet], *, paper: str) -> str:
+    """British Kalooki game sheets, one table from a new page (portrait: the hands run on)."""
+    first = sheets[0] if sheets else None
+    if first is None:
+        title = "Score sheets"
+    elif len(sheets) == 1:
+        title = first.title
+    else:
+        title = f"{first.event.name} · Round {first.round_number} · score sheets"
+    return render_to_string(
+        "scoring/pdf/british_sheets.html", {"sheets": sheets, "title": title, "css": print_css(paper)}
+    )
+
+
 def standings_html(standings: StandingsSheet) -> str:
     return render_to_string(
         "scoring/pdf/standings.html",
@@ -161,10 +176,18 @@ def render_table_sheet(
         if game_set is None:
             raise TypeError("render_table_sheet() needs game_set= or table=")
         table = game_set.table
+    event = table.round.event
+    if event.family == "british":
+        # British game sheets carry no self-entry code: self-entry takes Jamaican deals.
+        sheet = british_printed.british_table_sheet(table, completed=completed)
+        return write_pdf(british_sheets_html([sheet], paper=event.paper))
     return write_pdf(sheets_html([printed.table_sheet(table, completed=completed)], codes=codes))
 
 
 def round_pack_html(*, round, completed: bool = False, codes: Mapping[int, SheetCode] | None = None) -> str:
+    if round.event.family == "british":
+        british = british_printed.british_round_sheets(round, completed=completed)
+        return british_sheets_html(british, paper=round.event.paper)
     sheets = printed.round_sheets(round, completed=completed)
     return sheets_html(sheets, paper=round.event.paper, codes=codes)
 

@@ -29,6 +29,7 @@ __all__ = [
     "british_game_page",
     "british_sheet_of",
     "game_order",
+    "game_page_from_rows",
     "game_so_far",
 ]
 
@@ -183,8 +184,12 @@ def _rows(sheet: BritishSheet, deals: Sequence[Deal]) -> tuple[GameRow, ...]:
 def british_game_page(game_set: GameSet) -> GamePage:
     """The game as its pages and sheets show it. Three queries."""
     game_set = GameSet.objects.select_related("table__round__event").get(pk=game_set.pk)
-    seats = seats_of(game_set)
-    deals = deals_of(game_set)
+    return game_page_from_rows(game_set, seats_of(game_set), deals_of(game_set))
+
+
+def game_page_from_rows(game_set: GameSet, seats: Sequence[Seat], deals: Sequence[Deal]) -> GamePage:
+    """`british_game_page` from rows already read (seats with their players, hands with their results):
+    no query."""
     sheet = british_sheet_of(game_set, seats, deals)
     state = game_state(sheet)
     by_name = {seat.entry.player.name: seat for seat in seats}

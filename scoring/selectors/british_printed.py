@@ -1,0 +1,141 @@
+"""The reads behind a British Kalooki table's printed sheet: blank (players, first dealer, the limit and
+buy-in boxes, the card values, hand rows that run on) or completed (every hand, the running totals and
+buy-ins, the finishing order, verification). A fixed number of queries whatever the round's size: the
+tables, their seats, and for completed sheets their hands and results.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import Prefetch
+
+from adjudication.engine.british_rules import BritishRuleSet
+
+from ..models import Deal, DealResult, Seat, Table
+from ..pdf_data import EventHeader, SheetPlayer
+from .british_games import GamePage, game_page_from_rows
+from .printed import event_header
+
+__all__ = ["BLANK_HANDS", "BritishPrintedSheet", "british_round_sheets", "british_table_sheet"]
+
+# A blank game sheet's hand rows: two portrait pages; a longer game goes on to a further sheet.
+BLANK_HANDS = 40
+
+
+@dataclass(frozen=True)
+class BritishPrintedSheet:
+    event: EventHeader
+    ruleset: str
+    rules: BritishRuleSet
+    round_number: int
+    table_number: int
+    players: tuple[SheetPlayer, ...]
+    first_dealer: str
+    completed: bool = False
+    page: GamePage | None = None
+    verified: bool = False
+    verified_by: str = ""
+    verified_at: datetime | None = None
+    override_reason: str = ""
+
+    @property
+    def title(self) -> str:
+        return f"{self.event.name} · Round {self.round_number} · Table {self.table_number}"
+
+    @property
+    def blank_rows(self) -> range:
+        return range(1, BLANK_HANDS + 1)
+
+    @property
+    def card_key(self) -> tuple[tuple[str, int], ...]:
+        values = self.rules.card_values
+        return (("Ace", values.black_ace), ("K Q J 10", values.ten_to_king), ("Joker", values.joker))
+
+    @property
+    def buy_in_boxes(self) -> range:
+        return range(1, self.rules.buy_ins + 1)
+
+
+def _username(user) -> str:
+    return user.get_full_name() or user.get_username()
+
+
+def british_round_sheets(
+    round_, tables: Sequence[Table] | None = None, *, completed: bool
+) -> list[BritishPrintedSheet]:
+    """Every British table's sheet of a round in table order: 2 queries blank, 4 completed."""
+    event = round_.event
+    rules = event.ruleset()
+    if not isinstance(rules, BritishRuleSet):
+        raise TypeError(f"{event} does not play British Kalooki")
+    if tables is None:
+        tables = list(
+            Table.objects.filter(round=round_).select_related("game_set__verified_by").order_by("number")
+        )
+    header = event_header(event)
+    seats: dict[int, list[Seat]] = defaultdict(list)
+    for seat in (
+        Seat.objects.filter(table__in=[table.pk for table in tables])
+        .select_related("entry__player", "substitute__player")
+        .order_by("position")
+    ):
+        seats[seat.table_id].append(seat)
+    deals: dict[int, list[Deal]] = defaultdict(list)
+    if completed:
+        for deal in (
+            Deal.objects.filter(game_set__table__in=[table.pk for table in tables])
+            .select_related("out__player")
+            .prefetch_related(
+                Prefetch("results", queryset=DealResult.objects.select_related("entry__player"))
+            )
+            .order_by("sequence")
+        ):
+            deals[deal.game_set_id].append(deal)
+    sheets = []
+    for table in tables:
+        table.round = round_
+        at_table = seats[table.pk]
+        players = tuple(
+            SheetPlayer(
+                position=seat.position,
+                name=seat.entry.player.name,
+                club=seat.entry.player.club,
+                substitute=seat.substitute.player.name if seat.substitute_id else "",
+                substitute_from=seat.substitute_from,
+            )
+            for seat in at_table
+        )
+        first = next((player.name for player in players if player.position == table.first_dealer), "")
+        game_set = getattr(table, "game_set", None)
+        page = None
+        if completed and game_set is not None:
+            game_set.table = table
+            page = game_page_from_rows(game_set, at_table, deals[game_set.pk])
+        sheets.append(
+            BritishPrintedSheet(
+                event=header,
+                ruleset=event.ruleset_preset,
+                rules=rules,
+                round_number=round_.number,
+                table_number=table.number,
+                players=players,
+                first_dealer=first,
+                completed=completed,
+                page=page,
+                verified=bool(game_set and game_set.is_verified),
+                verified_by=_username(game_set.verified_by) if game_set and game_set.verified_by_id else "",
+                verified_at=game_set.verified_at if game_set else None,
+                override_reason=game_set.override_reason if game_set else "",
+            )
+        )
+    return sheets
+
+
+def british_table_sheet(table, *, completed: bool) -> BritishPrintedSheet:
+    """One British table's sheet (a fixed number of queries)."""
+    table = Table.objects.select_related("round__event", "game_set__verified_by").get(pk=table.pk)
+    return british_round_sheets(table.round, [table], completed=completed)[0]
