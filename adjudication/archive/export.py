@@ -58,6 +58,9 @@ def _event_head(event: Event) -> dict[str, Any]:
         tiebreaks=list(event.tiebreaks),
         paper=event.paper,
     )
+    if event.format == Event.Format.PLACEMENT or event.placement_points:
+        # British placement events: the points of first place, second place … ([] = n − 1 … 0).
+        head["placement_points"] = list(event.placement_points or [])
     return head
 
 

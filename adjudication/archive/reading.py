@@ -142,6 +142,14 @@ def read_event(raw: Any, slug: str) -> dict[str, Any]:
     if tiebreaks is not None:
         for index, key in enumerate(list_at(tiebreaks, "event.tiebreaks")):
             text_at(key, f"event.tiebreaks[{index}]", required=True)
+    points = head.get("placement_points")
+    if points is not None:
+        for index, value in enumerate(list_at(points, "event.placement_points")):
+            if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+                raise ArchiveError(
+                    f"event.placement_points[{index}]",
+                    f"expected a number of points of at least 0, got {got(value)}",
+                )
     return {
         "name": name,
         "slug": chosen,
@@ -154,6 +162,7 @@ def read_event(raw: Any, slug: str) -> dict[str, Any]:
         or Event.Format.CUMULATIVE,
         "advance": whole_at(head.get("advance"), "event.advance", optional=True),
         "tiebreaks": tiebreaks,
+        "placement_points": list(points or []),
         "paper": text_at(head.get("paper"), "event.paper", default=Event.Paper.A4) or Event.Paper.A4,
     }
 

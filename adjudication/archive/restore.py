@@ -207,6 +207,17 @@ def _write_round(event: Event, plan: RoundPlan, user, report: ImportReport) -> N
         report.notes.append(f"{plan.path}: marked open but every table is verified: the round has closed")
 
 
+def _verify(game_set: GameSet, plan: TablePlan, user) -> GameSet:
+    """A British game is verified (or ended, with its reason) by its own service."""
+    if game_set.table.round.event.family == "british":
+        return services.british_game_verify(
+            game_set=game_set, user=user, reason=plan.override_reason, acknowledge_warnings=True
+        )
+    return services.set_verify(
+        game_set=game_set, user=user, override_reason=plan.override_reason, acknowledge_warnings=True
+    )
+
+
 def _write_table(game_set: GameSet, plan: TablePlan, user, report: ImportReport) -> None:
     with _at(f"{plan.path}.sheet"):
         game_set = services.sheet_import(game_set=game_set, user=user, data=plan.sheet, reason=IMPORT_REASON)
@@ -227,12 +238,7 @@ def _write_table(game_set: GameSet, plan: TablePlan, user, report: ImportReport)
         else:
             try:
                 with transaction.atomic():
-                    game_set = services.set_verify(
-                        game_set=game_set,
-                        user=user,
-                        override_reason=plan.override_reason,
-                        acknowledge_warnings=True,
-                    )
+                    game_set = _verify(game_set, plan, user)
                 report.verified += 1
             except ValidationError as exc:
                 report.notes.append(

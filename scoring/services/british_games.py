@@ -32,7 +32,13 @@ from ..sheets import deals_of, findings_for_set, seats_of, sheet_from_rows
 from .deals import DealOutcome, in_playing_order
 from .guards import SetLocked, check_version, describe_set, locked_set, sentence, set_changed, stale_edit
 
-__all__ = ["british_game_verify", "british_hand_record", "british_rules_of"]
+__all__ = [
+    "british_game_verify",
+    "british_hand_record",
+    "british_hands_import",
+    "british_rules_of",
+    "write_hand",
+]
 
 _RELATIONS = ("game_set", "out", "updated_by", "deal", "entry")
 _RESULT_FIELDS = ("hand", "penalty", "total_written", "opened", "buy_in", "reset_to")
@@ -67,7 +73,7 @@ def _with_resets(
     return replace(record, results=lines)
 
 
-def _write_hand(
+def write_hand(
     *, game_set: GameSet, deal: Deal | None, record: BritishHand, seats: Sequence[Seat], sequence: int, user
 ) -> Deal:
     entries = {seat.entry.player.name: seat.entry for seat in seats}
@@ -180,7 +186,7 @@ def british_hand_record(
     index = playing_position(played, record.deal, record.void)
     try:
         with transaction.atomic():
-            saved = _write_hand(
+            saved = write_hand(
                 game_set=game_set,
                 deal=current,
                 record=record,
@@ -206,6 +212,25 @@ def british_hand_record(
         reason=reason,
     )
     return DealOutcome(deal=saved, created=current is None, findings=findings)
+
+
+def british_hands_import(
+    *, game_set: GameSet, seats: Sequence[Seat], hands: Sequence[Any], rules: BritishRuleSet, user
+) -> None:
+    """A whole game sheet's hands written in order (`sheet_import`'s British half; the sheet was read
+    whole by the engine first). Each hand is read again as one hand is (`deal_input.read_british`) for
+    what storing needs; ValidationError names the place (`deals[3].results.Bob.hand`)."""
+    names = [seat.entry.player.name for seat in seats]
+    for index, raw in enumerate(hands):
+        where = f"deals[{index}]"
+        record = read_british(raw, players=names, rules=rules, path=where)
+        with transaction.atomic():
+            try:
+                write_hand(
+                    game_set=game_set, deal=None, record=record, seats=seats, sequence=index + 1, user=user
+                )
+            except IntegrityError:
+                raise field_errors({f"{where}.deal": f"hand {record.deal} is scored twice"}) from None
 
 
 @transaction.atomic

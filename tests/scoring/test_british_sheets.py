@@ -11,7 +11,6 @@ import pytest
 from pypdf import PdfReader
 
 from scoring import scoresheets, services
-
 from tests.scoring.test_british_entry import FOUR, THREE, long_game
 
 PREVIEWS = Path(__file__).resolve().parents[2] / "build" / "pdf-previews"
