@@ -22,20 +22,21 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 
 from adjudication.engine.british_game import Placing, game_state
 
 from ..models import Deal, DealResult, Event, GameSet, Seat
 from .british_games import british_sheet_of, game_order
-from .ratings import closed_rounds
 
 __all__ = [
     "BRITISH_KNOCKOUT_FIELDS",
     "PLACEMENT_FIELDS",
     "GameResult",
     "british_game_results",
+    "british_places",
     "british_standings",
+    "games_with_orders",
     "placement_points",
 ]
 
@@ -79,7 +80,11 @@ def _counted(event: Event, *, round_number: int | None, provisional: bool) -> Qu
         return games.filter(deals__void=False).distinct()
     games = games.filter(status=GameSet.Status.VERIFIED)
     if round_number is None:
-        games = games.filter(table__round__in=closed_rounds())
+        # Closed rounds only: no game of the round still unverified.
+        still_open = GameSet.objects.filter(table__round=OuterRef("table__round")).exclude(
+            status=GameSet.Status.VERIFIED
+        )
+        games = games.filter(~Exists(still_open))
     return games
 
 
@@ -88,10 +93,14 @@ def british_game_results(
 ) -> list[GameResult]:
     """The counted games of `event` with their finishing orders. Four queries (five with the closed
     rounds' check)."""
+    return games_with_orders(_counted(event, round_number=round_number, provisional=provisional))
+
+
+def games_with_orders(games_read: QuerySet[GameSet]) -> list[GameResult]:
+    """Each game of `games_read` with a scored hand, with its finishing order, in round and table order
+    (any number of events). Three queries and the games'."""
     games = list(
-        _counted(event, round_number=round_number, provisional=provisional)
-        .select_related("table__round__event")
-        .order_by("table__round__number", "table__number")
+        games_read.select_related("table__round__event").order_by("table__round__number", "table__number")
     )
     table_ids = [game.table_id for game in games]
     seats: dict[int, list[Seat]] = defaultdict(list)
@@ -111,8 +120,6 @@ def british_game_results(
         deals[deal.game_set_id].append(deal)
     results = []
     for game in games:
-        # Every game's rows share the event already read (no query a game).
-        game.table.round.event = event
         sheet = british_sheet_of(game, seats[game.table_id], deals[game.pk])
         state = game_state(sheet)
         if not state.hands:
@@ -129,6 +136,15 @@ def british_game_results(
             )
         )
     return results
+
+
+def british_places(games: QuerySet[GameSet]) -> dict[tuple[int, int], int]:
+    """(game id, entry id) → the entry's place in that game's finishing order (the ratings' ranks)."""
+    return {
+        (game.game_set_id, game.entries[item.player]): item.place
+        for game in games_with_orders(games)
+        for item in game.order
+    }
 
 
 def british_standings(

@@ -22,8 +22,20 @@ from typing import Any
 from django.core.cache import cache
 from django.db.models import Exists, OuterRef, Q, QuerySet, Sum
 
-from ..models import DealResult, Event, GameSet, Player, PlayerRating, RatingList, Round, Season, Seat
+from ..models import (
+    DealResult,
+    Event,
+    GameSet,
+    Player,
+    PlayerRating,
+    RatingList,
+    Round,
+    Season,
+    Seat,
+    ruleset_family,
+)
 from ..ratings import PROVISIONAL_BELOW, Match, competition_ranks
+from .british_standings import british_places, british_standings
 from .standings import standings_for_event
 
 # Part of every fingerprint: a change to how ratings are computed makes every stored list out of date.
@@ -112,12 +124,21 @@ def rated_sets(events: QuerySet[Event] | None = None) -> RatedSets:
             "round__event_id", "round__number", "table__number",
         )
     )  # fmt: skip
-    days = dict((events if events is not None else Event.objects.all()).values_list("pk", "date_start"))
+    days: dict[int, Any] = {}
+    british: list[int] = []
+    for pk, day, preset in (events if events is not None else Event.objects.all()).values_list(
+        "pk", "date_start", "ruleset_preset"
+    ):
+        days[pk] = day
+        if ruleset_family(preset) == "british":
+            british.append(pk)
+    # A British game's ranks are its finishing order (BV8), not set totals.
+    places = british_places(counted.filter(table__round__event__in=british)) if british else {}
     who = player_identities()
     seated: dict[int, list[tuple[int, str, int, int]]] = {}
     keys: dict[int, tuple[str, int, int, int]] = {}
     for set_id, entry_id, position, player_id, event_id, number, table in seats:
-        total = totals.get((set_id, entry_id))
+        total = places.get((set_id, entry_id)) if event_id in british else totals.get((set_id, entry_id))
         if total is None:
             continue  # seated, but no scored deal of theirs in the set
         if set_id not in seated:
@@ -198,9 +219,10 @@ def event_places(events: Iterable[Event]) -> list[EventPlaces]:
     for event in events:
         rows = kept.get(keys[event.pk])
         if rows is None:
+            read = british_standings if event.family == "british" else standings_for_event
             rows = [
                 (row["player_id"], row["entry_id"], row["place"], row["shared"])
-                for row in standings_for_event(event, with_ids=True)
+                for row in read(event, with_ids=True)
             ]
             cache.set(keys[event.pk], rows, PLACES_CACHE_SECONDS)
         found.append(EventPlaces(event.pk, rows))

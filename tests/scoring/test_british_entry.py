@@ -235,3 +235,27 @@ def test_the_standings_and_the_table_page_show_the_finishing_order(
     table = client.get(url(british_game, "table")).content.decode()
     order = table.split("Finishing order")[1]
     assert order.index("Bob") < order.index("Ann") < order.index("Cy")
+
+
+def test_a_british_games_ranks_in_the_ratings_are_its_finishing_order(british_game, director):
+    from scoring.selectors.ratings import event_places, rated_sets
+
+    for hand in (
+        {"deal": 1, "out": "Ann", "results": {"Ann": {}, "Bob": {"penalty": 60}, "Cy": {"penalty": 95}}},
+        {
+            "deal": 2,
+            "out": "Cy",
+            "results": {"Ann": {"penalty": 30}, "Bob": {"penalty": 50, "buy_in": True}, "Cy": {}},
+        },
+        {"deal": 3, "out": "Bob", "results": {"Ann": {"penalty": 80}, "Bob": {}, "Cy": {"penalty": 20}}},
+    ):
+        services.british_hand_record(game_set=british_game, user=director, data=hand)
+    british_game.refresh_from_db()
+    services.british_game_verify(game_set=british_game, user=director, expected_version=british_game.version)
+    (match,) = rated_sets().matches
+    # Bob has the highest penalty sum (110) but won the game: first. By set totals he would not be.
+    assert dict(zip(match.players, match.ranks, strict=True)) == {"name:Ann": 2, "name:Bob": 1, "name:Cy": 3}
+    event = british_game.table.round.event
+    event.refresh_from_db()
+    (places,) = event_places([event])
+    assert sorted(place for *_, place, _shared in places.rows) == [1, 2, 3]
