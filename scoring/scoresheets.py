@@ -144,9 +144,9 @@ def british_sheets_html(sheets: Sequence[BritishPrintedSheet], *, paper: str) ->
     )
 
 
-def standings_html(standings: StandingsSheet) -> str:
+def standings_html(standings: StandingsSheet, *, template: str = "scoring/pdf/standings.html") -> str:
     return render_to_string(
-        "scoring/pdf/standings.html",
+        template,
         {"standings": standings, "title": standings.title, "css": print_css(standings.event.paper)},
     )
 
@@ -229,6 +229,11 @@ def render_round_sheets_in_parts(
 
 def render_standings(*, event, round_number: int | None = None, provisional: bool = False) -> bytes:
     """Event or round standings; the header row repeats on every page, the totals print once."""
+    if event.family == "british":
+        british = british_printed.british_standings_sheet(
+            event, round_number=round_number, provisional=provisional
+        )
+        return write_pdf(standings_html(british, template="scoring/pdf/british_standings.html"))
     standings = printed.standings_sheet(event, round_number=round_number, provisional=provisional)
     return write_pdf(standings_html(standings))
 

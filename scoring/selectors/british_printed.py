@@ -16,11 +16,18 @@ from django.db.models import Prefetch
 from adjudication.engine.british_rules import BritishRuleSet
 
 from ..models import Deal, DealResult, Seat, Table
-from ..pdf_data import EventHeader, SheetPlayer
+from ..pdf_data import EventHeader, SheetPlayer, StandingsSheet, standings_from_rows
 from .british_games import GamePage, game_page_from_rows
+from .british_standings import british_standings
 from .printed import event_header
 
-__all__ = ["BLANK_HANDS", "BritishPrintedSheet", "british_round_sheets", "british_table_sheet"]
+__all__ = [
+    "BLANK_HANDS",
+    "BritishPrintedSheet",
+    "british_round_sheets",
+    "british_standings_sheet",
+    "british_table_sheet",
+]
 
 # A blank game sheet's hand rows: two portrait pages; a longer game goes on to a further sheet.
 BLANK_HANDS = 40
@@ -139,3 +146,17 @@ def british_table_sheet(table, *, completed: bool) -> BritishPrintedSheet:
     """One British table's sheet (a fixed number of queries)."""
     table = Table.objects.select_related("round__event", "game_set__verified_by").get(pk=table.pk)
     return british_round_sheets(table.round, [table], completed=completed)[0]
+
+
+def british_standings_sheet(
+    event, *, round_number: int | None = None, provisional: bool = False
+) -> StandingsSheet:
+    """A British event's standings as printed (placement points or knock-out rows)."""
+    rows = british_standings(event, round_number=round_number, provisional=provisional)
+    return standings_from_rows(
+        event=event_header(event),
+        rows=rows,
+        round_number=round_number,
+        provisional=provisional,
+        knockout=event.is_knockout,
+    )

@@ -13,7 +13,7 @@ from django.db.models.functions import Coalesce
 
 from adjudication.engine.rules import DEALS_PER_SET
 
-from ..models import Deal, Entry, Event, GameSet, Round, Seat, Table
+from ..models import Deal, Entry, Event, GameSet, Round, Seat, Table, ruleset_family
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,8 @@ class TableStatus:
     overridden: bool
     updated_at: datetime | None
     players: list[str] = field(default_factory=list)
+    # The deals a set is due (9); None for a British game, which runs until one player is left.
+    deals_due: int | None = DEALS_PER_SET
 
 
 @dataclass(frozen=True)
@@ -129,6 +131,16 @@ def _scored_deals(table_ref: str = "pk") -> Subquery:
     return Coalesce(Subquery(deals), 0)
 
 
+def british_game_over(scored: int, findings: object) -> bool:
+    """A British game with a scored hand and no GAME_UNFINISHED among its stored findings."""
+    codes = (
+        {item.get("code") for item in findings if isinstance(item, dict)}
+        if isinstance(findings, list)
+        else set()
+    )
+    return scored > 0 and "GAME_UNFINISHED" not in codes
+
+
 def _table_rows(tables: QuerySet[Table], seats: QuerySet[Seat] | None) -> dict[int, list[TableStatus]]:
     """Status rows of `tables` by round id, in table order: one query, a second for the players'
     names (clockwise) unless `seats` is None. Plain values, no model instances: a round has 256."""
@@ -149,23 +161,28 @@ def _table_rows(tables: QuerySet[Table], seats: QuerySet[Seat] | None) -> dict[i
             "game_set__corrected_after_verification",
             "game_set__override_reason",
             "game_set__updated_at",
+            "round__event__ruleset_preset",
+            "game_set__findings",
         )
     )
     for table_id, round_id, number, scored, *game_set in fetched:
-        set_id, status, errors, warnings, corrected, override, updated = game_set
+        set_id, status, errors, warnings, corrected, override, updated, preset, findings = game_set
+        british = ruleset_family(preset) == "british"
         row = TableStatus(
             table_id=table_id,
             number=number,
             game_set_id=set_id,
             status=status,
             scored=scored,
-            finished=scored >= DEALS_PER_SET,
+            # A British game is over when its findings no longer say it is unfinished (BV7).
+            finished=british_game_over(scored, findings) if british else scored >= DEALS_PER_SET,
             verified=status == GameSet.Status.VERIFIED,
             errors=errors or 0,
             warnings=warnings or 0,
             corrected=bool(corrected),
             overridden=bool(override),
             updated_at=updated,
+            deals_due=None if british else DEALS_PER_SET,
         )
         rows[round_id].append(row)
         by_table[table_id] = row

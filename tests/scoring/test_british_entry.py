@@ -259,3 +259,18 @@ def test_a_british_games_ranks_in_the_ratings_are_its_finishing_order(british_ga
     event.refresh_from_db()
     (places,) = event_places([event])
     assert sorted(place for *_, place, _shared in places.rows) == [1, 2, 3]
+
+
+def test_the_dashboard_counts_hands_and_lists_a_finished_game_to_verify(as_director, british_game, director):
+    for hand in (
+        {"deal": 1, "out": "Ann", "results": {"Ann": {}, "Bob": {"penalty": 60}, "Cy": {"penalty": 95}}},
+        {"deal": 2, "out": "Ann", "results": {"Ann": {}, "Bob": {"penalty": 50}, "Cy": {"penalty": 20}}},
+    ):
+        services.british_hand_record(game_set=british_game, user=director, data=hand)
+    event = british_game.table.round.event
+    page = as_director.get(reverse("scoring:direct", kwargs={"slug": event.slug})).content.decode()
+    assert "2 hands" in page and "/ 9" not in page
+    from scoring.selectors import director_worklist, event_tables_status
+
+    worklist = director_worklist(event_tables_status(event))
+    assert [item.table.number for item in worklist.to_verify] == [1]

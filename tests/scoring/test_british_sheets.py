@@ -115,3 +115,27 @@ def test_a_round_pack_prints_every_british_table(club_night, director, make_tabl
     pdf = scoresheets.render_round_sheets(round=rnd, completed=False)
     pages = texts(pdf)
     assert sum("Table 1" in page for page in pages) >= 1 and sum("Table 2" in page for page in pages) >= 1
+
+
+def test_the_standings_print_and_the_command_prints_them(club_night, director):
+    import json as jsonlib
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    play(club_night, director, SHORT_GAME)
+    event = club_night.table.round.event
+    pdf = scoresheets.render_standings(event=event, provisional=True)
+    text = "\n".join(texts(pdf))
+    assert "Points" in text and "Games won" in text
+    assert text.index("Bob") < text.index("Cy") < text.index("Ann")
+    out = StringIO()
+    call_command("standings", event.slug, "--provisional", "--format", "json", stdout=out)
+    rows = jsonlib.loads(out.getvalue())
+    assert [row["player"] for row in rows] == ["Bob", "Cy", "Ann"] and rows[0]["points"] == 2
+    out = StringIO()
+    call_command("standings", event.slug, "--provisional", "--format", "csv", stdout=out)
+    assert out.getvalue().splitlines()[0] == "place,shared,player,club,points,games,games_won,penalty"
+    out = StringIO()
+    call_command("standings", event.slug, "--provisional", stdout=out)
+    assert "Bob" in out.getvalue() and "Points" in out.getvalue()

@@ -9,7 +9,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from scoring.exports import spreadsheet_text
 from scoring.models import Event
-from scoring.selectors import KNOCKOUT_FIELDS, STANDINGS_FIELDS, standings
+from scoring.selectors import KNOCKOUT_FIELDS, STANDINGS_FIELDS, Standings, standings, standings_scope
+from scoring.selectors.british_standings import BRITISH_KNOCKOUT_FIELDS, PLACEMENT_FIELDS, british_standings
 
 
 def _csv_value(value):
@@ -38,8 +39,19 @@ class Command(BaseCommand):
             raise CommandError(f"No event with the slug {slug!r}.")
         if round_number is not None and round_number < 1:
             raise CommandError("--round must be 1 or more.")
-        view = standings(event, round_number=round_number, provisional=provisional)
+        british = event.family == "british"
+        if british:
+            # A British event's rows are its games' finishing orders (placement points or knock-out).
+            view = Standings(
+                scope=standings_scope(event, round_number=round_number, provisional=provisional),
+                rows=british_standings(event, round_number=round_number, provisional=provisional),
+            )
+        else:
+            view = standings(event, round_number=round_number, provisional=provisional)
         rows = view.rows
+        if format == "text" and british:
+            self._write_british_text(event, rows, scope=view.scope)
+            return
         if format == "text":
             self._write_text(event, rows, scope=view.scope)
             return
@@ -48,15 +60,37 @@ class Command(BaseCommand):
         if format == "json":
             self.stdout.write(json.dumps(rows, indent=2, ensure_ascii=False))
         else:
-            self._write_csv(rows, knockout=event.is_knockout)
+            self._write_csv(rows, knockout=event.is_knockout, british=british)
 
-    def _write_csv(self, rows, *, knockout):
-        fields = KNOCKOUT_FIELDS if knockout else STANDINGS_FIELDS
+    def _write_csv(self, rows, *, knockout, british=False):
+        if british:
+            fields = BRITISH_KNOCKOUT_FIELDS if knockout else PLACEMENT_FIELDS
+        else:
+            fields = KNOCKOUT_FIELDS if knockout else STANDINGS_FIELDS
         # RFC 4180 line ends, as the pages' exports write: a carriage return inside a cell is then quoted.
         writer = csv.writer(self.stdout, lineterminator="\r\n")
         writer.writerow(fields)
         for row in rows:
             writer.writerow([_csv_value(row[name]) for name in fields])
+
+    def _write_british_text(self, event, rows, *, scope):
+        """A British event's rows: points by place, or the round reached in a knock-out."""
+        self.stdout.write(f"{event.name} — British Kalooki standings ({event.get_format_display()})")
+        self.stdout.write(scope.heading())
+        if not rows:
+            self.stdout.write("No counted games yet.")
+            return
+        knockout = event.is_knockout
+        heads = ["Place", "Player", "Club", "Points", "Games", "Won", "Penalties"]
+        heads += ["Round", "Game place"] if knockout else []
+        for row in [heads, *(self._british_cells(row, knockout) for row in rows)]:
+            self.stdout.write("  ".join(str(cell) for cell in row))
+
+    @staticmethod
+    def _british_cells(row, knockout):
+        cells = [f"{row['place']}{'=' if row['shared'] else ''}", row["player"], row["club"]]
+        cells += [row["points"], row["games"], row["games_won"], row["penalty"]]
+        return cells + ([row["round_reached"], row["game_place"]] if knockout else [])
 
     def _write_text(self, event, rows, *, scope):
         self.stdout.write(f"{event.name} — {scope.heading()}")
