@@ -159,6 +159,10 @@ def plan_tables(
     return plans
 
 
+# A ruleset without a seating size of its own (British Kalooki plays 2–5 at a table) is seated in fours.
+DEFAULT_TABLE_SIZE = 4
+
+
 def plan_round(
     players: Sequence[Seatable],
     rules,
@@ -171,7 +175,7 @@ def plan_round(
     tables, every table dealable from the deck."""
     sizes = table_sizes(
         len(players),
-        size=rules.table_size,
+        size=getattr(rules, "table_size", DEFAULT_TABLE_SIZE),
         min_players=rules.min_players,
         max_players=rules.max_players,
         fits=rules.can_deal,

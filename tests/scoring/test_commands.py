@@ -136,8 +136,9 @@ def test_load_demo_builds_the_demo_once_and_prints_the_login(db, settings):
     again = run("load_demo")
     assert "already loaded" in again
     assert Event.objects.filter(slug="demo-open").count() == 1
-    # The open's sixteen and the club night's four newcomers (its other eight played the open too).
-    assert Player.objects.count() == 16 + 4
+    # The open's sixteen, the club night's four newcomers (its other eight played the open too) and
+    # the British night's twelve.
+    assert Player.objects.count() == 16 + 4 + 12
 
 
 def test_load_demo_has_a_season_of_two_events_with_ratings_to_look_at(db, settings):
@@ -158,7 +159,31 @@ def test_load_demo_has_a_season_of_two_events_with_ratings_to_look_at(db, settin
     # The players of both events are rated across both.
     assert everything.rows.filter(events=2).count() == 8
     run("load_demo")
-    assert Season.objects.count() == 1 and Event.objects.count() == 2
+    assert Season.objects.count() == 1 and Event.objects.count() == 3
+
+
+def test_load_demo_has_a_british_night_beside_the_jamaican_events(db, settings, client):
+    from scoring.models import GameSet
+    from scoring.selectors.british_standings import british_standings
+
+    settings.DEBUG = True
+    output = run("load_demo")
+    assert "Created the British Kalooki night" in output
+    night = Event.objects.get(slug="demo-british-night")
+    assert (night.ruleset_preset, night.format, night.placement_points) == (
+        "british",
+        "placement",
+        [3, 2, 1, 0],
+    )
+    games = GameSet.objects.filter(table__round__event=night).order_by("table__number")
+    assert [game.status for game in games] == ["verified", "in_play", "in_play"]
+    assert all(game.error_count == 0 for game in games)
+    rows = british_standings(night, provisional=True)
+    assert len(rows) == 12 and rows[0]["points"] == 3
+    page = client.get(f"/e/{night.slug}/r/1/t/1/").content.decode()
+    assert "Finishing order" in page
+    run("load_demo")
+    assert Event.objects.filter(slug="demo-british-night").count() == 1
 
 
 def test_load_demo_refuses_with_debug_off_and_writes_nothing(db, settings):

@@ -8,8 +8,9 @@ one is still in play after five deals — so the standings show each view: offic
 A club night a week earlier (twelve players, eight of them from the open, four known by name alone;
 two rounds of three tables, every set verified) and the open make a season, so the season's standings
 and the ratings across both events have something to show. The sheets come from the engine's seeded
-simulator, so every run builds the same events. Running it again adds only what is missing and resets
-the demo director's password.
+simulator, so every run builds the same events. A British Kalooki night on the day of the open (twelve
+players, three games: one verified, one over, one still running) shows the second game the product
+runs. Running it again adds only what is missing and resets the demo director's password.
 
 The published password (README) is for a developer's laptop (DEBUG on, `make run` on loopback). With
 DEBUG off the database may be a real one on a network: the command refuses unless given --force, and
@@ -30,12 +31,14 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
+from adjudication.engine.british_simulator import simulate_british_sheet
 from adjudication.engine.simulator import simulate_sheet
 from scoring import services
 from scoring.models import Event, GameSet, Round, Season
 
 DEMO_SLUG = "demo-open"
 CLUB_NIGHT_SLUG = "demo-club-night"
+BRITISH_NIGHT_SLUG = "demo-british-night"
 SEASON_SLUG = "demo-season"
 DEMO_USERNAME = "demo-director"
 # A demo account on a demo event: the password is printed on purpose.
@@ -65,6 +68,23 @@ CLUB_NIGHT_PLAYERS = [
     ("Ricardo Shaw", "Mona", ""),
     ("Norma Green", "Half Way Tree", ""),
     ("Dalton Ellis", "Ocho Rios", ""),
+]
+
+
+# The British club night (British Kalooki, placement points): twelve players, three tables of four.
+BRITISH_NIGHT_PLAYERS = [
+    ("Margaret Hughes", "Red Lion", ""),
+    ("Trevor Mills", "Red Lion", ""),
+    ("Sandra Price", "Red Lion", ""),
+    ("Keith Barnes", "Crown", ""),
+    ("Janet Foster", "Crown", ""),
+    ("Colin Webb", "Crown", ""),
+    ("Pauline Shaw", "Swan", ""),
+    ("Derek Lloyd", "Swan", ""),
+    ("Brenda Knight", "Swan", ""),
+    ("Gordon Hayes", "Red Lion", ""),
+    ("Irene Carter", "Crown", ""),
+    ("Stanley Ward", "Swan", ""),
 ]
 
 
@@ -114,6 +134,9 @@ class Command(BaseCommand):
         if night is None:
             night = self._build_club_night(director, before=event)
             self.stdout.write(f"Created the club night {night.name!r} ({CLUB_NIGHT_SLUG}).")
+        if not Event.objects.filter(slug=BRITISH_NIGHT_SLUG).exists():
+            british = self._build_british_night(director, on=event)
+            self.stdout.write(f"Created the British Kalooki night {british.name!r} ({BRITISH_NIGHT_SLUG}).")
         season = Season.objects.filter(slug=SEASON_SLUG).first()
         if season is None:
             season = services.season_create(
@@ -189,6 +212,35 @@ class Command(BaseCommand):
             services.round_seat(round=rnd, user=director, seed=3000 + number)
             for game_set in self._sets(rnd):
                 self._play(game_set, director, seed=300 + 10 * number + game_set.table.number, verify=True)
+        return event
+
+    @transaction.atomic
+    def _build_british_night(self, director, *, on: Event) -> Event:
+        """A British Kalooki club night (placement points): one round of three games — one verified, one
+        over and waiting to be verified, one still running."""
+        event = services.event_create(
+            user=director,
+            name="Red Lion British Kalooki Night",
+            slug=BRITISH_NIGHT_SLUG,
+            date_start=on.date_start,
+            venue="Red Lion, Kingston",
+            ruleset_preset="british",
+            format=Event.Format.PLACEMENT,
+            placement_points=[3, 2, 1, 0],
+            directors=[director],
+        )
+        for name, club, membership in BRITISH_NIGHT_PLAYERS:
+            services.entry_add(event=event, user=director, name=name, club=club, membership_id=membership)
+        rnd = services.round_create(event=event, user=director)
+        services.round_seat(round=rnd, user=director, seed=4001, keep_clubs_apart=True)
+        rules = event.ruleset()
+        for game_set, (seed, hands) in zip(
+            self._sets(rnd), ((401, None), (402, None), (403, 4)), strict=True
+        ):
+            sheet = simulate_british_sheet(seed, _names(game_set), rules=rules, hands=hands)
+            services.sheet_import(game_set=game_set, user=director, data=sheet)
+            if seed == 401:
+                services.british_game_verify(game_set=game_set, user=director, acknowledge_warnings=True)
         return event
 
     @staticmethod
