@@ -33,7 +33,9 @@ __all__ = [
     "BRITISH_KNOCKOUT_FIELDS",
     "PLACEMENT_FIELDS",
     "GameResult",
+    "KnockoutCut",
     "british_game_results",
+    "british_knockout_cuts",
     "british_places",
     "british_standings",
     "games_with_orders",
@@ -212,3 +214,55 @@ def british_standings(
     for row in rows:
         row["shared"] = at_place[row["place"]] > 1
     return rows
+
+
+@dataclass(frozen=True, slots=True)
+class KnockoutCut:
+    """Who goes through from one British game of a knock-out round: `through` for sure (best first),
+    and, when players the finishing order and the game's penalties cannot separate straddle the cut,
+    `tied` of whom `places` more go through — by a lot the service draws and records."""
+
+    game_set_id: int
+    table_number: int
+    through: tuple[int, ...]
+    tied: tuple[int, ...] = ()
+    places: int = 0
+
+
+def british_knockout_cuts(event: Event, *, round_number: int) -> list[KnockoutCut]:
+    """Each verified game of `round_number`: the first `event.advance` of its finishing order go through;
+    a tie at the cut is broken by the lower sum of that game's penalties, then by lot (SCORESHEET.md)."""
+    games = games_with_orders(
+        GameSet.objects.filter(
+            table__round__event=event, table__round__number=round_number, status=GameSet.Status.VERIFIED
+        )
+    )
+    advance = event.advance or 1
+    cuts = []
+    for game in games:
+        ranked = sorted(game.order, key=lambda item: (item.place, item.penalty, item.player.casefold()))
+        key = {item.player: (item.place, item.penalty) for item in ranked}
+        if len(ranked) <= advance:
+            cuts.append(
+                KnockoutCut(
+                    game.game_set_id, game.table_number, tuple(game.entries[i.player] for i in ranked)
+                )
+            )
+            continue
+        edge = key[ranked[advance - 1].player]
+        sure = [item for item in ranked if key[item.player] < edge]
+        tied = [item for item in ranked if key[item.player] == edge]
+        ids = [game.entries[item.player] for item in (*sure, *tied)]
+        if len(ids) == advance:
+            cuts.append(KnockoutCut(game.game_set_id, game.table_number, tuple(ids)))
+        else:
+            cuts.append(
+                KnockoutCut(
+                    game.game_set_id,
+                    game.table_number,
+                    through=tuple(ids[: len(sure)]),
+                    tied=tuple(ids[len(sure) :]),
+                    places=advance - len(sure),
+                )
+            )
+    return cuts

@@ -28,6 +28,7 @@ from ..deal_input import read_british
 from ..errors import field_errors
 from ..models import Deal, DealResult, GameSet, Seat
 from ..selectors.british_games import game_so_far
+from ..selectors.british_standings import british_knockout_cuts
 from ..sheets import deals_of, findings_for_set, seats_of, sheet_from_rows
 from .deals import DealOutcome, in_playing_order
 from .guards import SetLocked, check_version, describe_set, locked_set, sentence, set_changed, stale_edit
@@ -36,6 +37,7 @@ __all__ = [
     "british_game_verify",
     "british_hand_record",
     "british_hands_import",
+    "british_qualifiers",
     "british_rules_of",
     "write_hand",
 ]
@@ -308,3 +310,32 @@ def british_game_verify(
         reason=game_set.override_reason,
     )
     return game_set
+
+
+def british_qualifiers(*, event, round_number: int, rng, user) -> list[int]:
+    """Entry ids who go through from a British knock-out round, best first: at each game the first
+    `advance` of its finishing order; players tied at the cut on place and that game's penalties go
+    through by a lot drawn with `rng` (the round's recorded seed), each lot in the audit log."""
+    through: list[int] = []
+    names = dict(event.entries.values_list("pk", "player__name"))
+    for cut in british_knockout_cuts(event, round_number=round_number):
+        through += cut.through
+        if not cut.tied:
+            continue
+        drawn = rng.sample(sorted(cut.tied), cut.places)
+        through += [entry_id for entry_id in cut.tied if entry_id in drawn]
+        audit_record(
+            event=event,
+            action="kalooki.round.lot_drawn",
+            user=user,
+            obj=GameSet.objects.get(pk=cut.game_set_id),
+            before=None,
+            after={
+                "round": round_number,
+                "table": cut.table_number,
+                "tied": sorted(names[entry_id] for entry_id in cut.tied),
+                "through": sorted(names[entry_id] for entry_id in drawn),
+            },
+            reason="a tie at the knock-out cut: same place, same penalties in the game",
+        )
+    return through

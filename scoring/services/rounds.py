@@ -19,6 +19,8 @@ from .. import seating
 from ..errors import field_errors
 from ..models import Deal, Entry, Event, GameSet, Round, Seat, Table
 from ..selectors import knockout_qualifiers, standings_for_event
+from ..selectors.british_standings import british_standings
+from .british_games import british_qualifiers
 from .guards import SetLocked, check_version, describe_set, locked_set, set_changed, touch_results
 
 
@@ -81,7 +83,7 @@ def _seating_data(rnd: Round) -> list[dict[str, Any]]:
     return list(tables.values())
 
 
-def _seating_order(rnd: Round, method: str, rng) -> list[Entry]:
+def _seating_order(rnd: Round, method: str, rng, user=None) -> list[Entry]:
     """Who plays this round, best first for standings / knock-out seating."""
     event = rnd.event
     entries = list(
@@ -104,13 +106,13 @@ def _seating_order(rnd: Round, method: str, rng) -> list[Entry]:
                 f"Round {rnd.number - 1} has {unverified} set(s) not yet verified: "
                 "who goes through is not known yet."
             )
-        previous = knockout_qualifiers(event, round_number=rnd.number - 1)
+        if event.family == "british":
+            previous = british_qualifiers(event=event, round_number=rnd.number - 1, rng=rng, user=user)
+        else:
+            previous = knockout_qualifiers(event, round_number=rnd.number - 1)
         return [by_id[entry_id] for entry_id in previous if entry_id in by_id]
-    ranked = [
-        by_id[row["entry_id"]]
-        for row in standings_for_event(event, with_ids=True)
-        if row["entry_id"] in by_id
-    ]
+    read = british_standings if event.family == "british" else standings_for_event
+    ranked = [by_id[row["entry_id"]] for row in read(event, with_ids=True) if row["entry_id"] in by_id]
     # Late entries and players without a counted set go after the ranked players, drawn at random.
     # (By id: `entry not in ranked` compared every entry with every ranked one, 16,384² at a federation.)
     ranked_ids = {entry.pk for entry in ranked}
@@ -202,7 +204,7 @@ def round_seat(
         seed = secrets.randbits(31)
     rng = random.Random(seed)
     rules = event.ruleset()
-    order = _seating_order(rnd, method, rng)
+    order = _seating_order(rnd, method, rng, user)
     try:
         plans = seating.plan_round(
             [seating.Seatable(entry.pk, entry.player.club) for entry in order],
