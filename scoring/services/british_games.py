@@ -23,14 +23,13 @@ from adjudication.engine.british_sheet import BritishHand
 from adjudication.engine.dealing import playing_position
 from adjudication.engine.findings import format_finding
 
-from ..british_sheets import british_hand_as_data
 from ..deal_input import read_british
 from ..errors import field_errors
-from ..models import Deal, DealResult, GameSet, Seat
+from ..models import Deal, GameSet, Seat
 from ..selectors.british_games import game_so_far
 from ..selectors.british_standings import british_knockout_cuts
-from ..sheets import deals_of, findings_for_set, seats_of, sheet_from_rows
-from .deals import DealOutcome, in_playing_order
+from ..sheets import deal_as_data, deals_of, findings_for_set, seats_of, sheet_from_rows
+from .deals import DealOutcome, deal_row, in_playing_order, store_results
 from .guards import SetLocked, check_version, describe_set, locked_set, sentence, set_changed, stale_edit
 
 __all__ = [
@@ -42,7 +41,6 @@ __all__ = [
     "write_hand",
 ]
 
-_RELATIONS = ("game_set", "out", "updated_by", "deal", "entry")
 _RESULT_FIELDS = ("hand", "penalty", "total_written", "opened", "buy_in", "reset_to")
 
 
@@ -78,48 +76,42 @@ def _with_resets(
 def write_hand(
     *, game_set: GameSet, deal: Deal | None, record: BritishHand, seats: Sequence[Seat], sequence: int, user
 ) -> Deal:
+    """Save `record` (read by `deal_input.read_british`) as `deal`, or as a new hand at `sequence`."""
     entries = {seat.entry.player.name: seat.entry for seat in seats}
     positions = {seat.entry.player.name: seat.position for seat in seats}
-    if deal is None:
-        deal = Deal(game_set=game_set, sequence=sequence)
-    else:
-        deal.game_set = game_set
-        deal.version += 1
-    deal.number = record.deal
-    deal.void = record.void
-    deal.out = entries[record.out] if record.out else None
-    deal.kalookie = record.kalookie
-    deal.doubled = False
-    deal.dealer = positions[record.dealer] if record.dealer else None
-    deal.updated_by = acting_user(user)
-    deal.updated_at = timezone.now()
-    deal.full_clean(exclude=_RELATIONS, validate_unique=False, validate_constraints=False)
-    deal.save()
-    existing = {result.entry_id: result for result in DealResult.objects.filter(deal=deal)}
-    keep, added = set(), []
-    for name, line in record.results.items():
-        entry = entries[name]
-        keep.add(entry.pk)
-        row = existing.get(entry.pk)
-        if row is None:
-            row = DealResult(deal=deal, entry=entry)
-            added.append(row)
-        row.hand = line.hand
-        row.penalty = line.penalty if line.penalty is not None else 0
-        row.total_written = line.total
-        row.opened = line.opened
-        row.buy_in = line.buy_in
-        row.reset_to = line.reset_to if line.buy_in else None
-        row.full_clean(exclude=_RELATIONS, validate_unique=False, validate_constraints=False)
-    DealResult.objects.bulk_update([row for key, row in existing.items() if key in keep], _RESULT_FIELDS)
-    DealResult.objects.bulk_create(added)
-    DealResult.objects.filter(deal=deal).exclude(entry_id__in=keep).delete()
+    deal = deal_row(
+        game_set=game_set,
+        deal=deal,
+        sequence=sequence,
+        user=user,
+        number=record.deal,
+        void=record.void,
+        out=entries[record.out] if record.out else None,
+        kalookie=record.kalookie,
+        doubled=False,
+        dealer=positions[record.dealer] if record.dealer else None,
+    )
+    lines = [
+        (
+            entries[name],
+            {
+                "hand": line.hand,
+                "penalty": line.penalty if line.penalty is not None else 0,
+                "total_written": line.total,
+                "opened": line.opened,
+                "buy_in": line.buy_in,
+                "reset_to": line.reset_to if line.buy_in else None,
+            },
+        )
+        for name, line in record.results.items()
+    ]
+    store_results(deal, lines, _RESULT_FIELDS)
     return deal
 
 
 def _audit_data(deal: Deal, seats: Sequence[Seat]) -> dict[str, Any]:
     names = {seat.position: seat.entry.player.name for seat in seats}
-    return {"sequence": deal.sequence, **british_hand_as_data(deal, names)}
+    return {"sequence": deal.sequence, **deal_as_data(deal, names, british=True)}
 
 
 @transaction.atomic

@@ -52,6 +52,44 @@ _RESULT_FIELDS = (
 )
 
 
+def deal_row(*, game_set: GameSet, deal: Deal | None, sequence: int, user, **fields: Any) -> Deal:
+    """Save the deal's own row (a new one at `sequence`, or `deal` one version on) with `fields`."""
+    if deal is None:
+        deal = Deal(game_set=game_set, sequence=sequence)
+    else:
+        # The locked set already carries its table, round and event; the rulings sync reads them.
+        deal.game_set = game_set
+        deal.version += 1
+    for key, value in fields.items():
+        setattr(deal, key, value)
+    deal.updated_by = acting_user(user)
+    deal.updated_at = timezone.now()
+    deal.full_clean(exclude=_RELATIONS, validate_unique=False, validate_constraints=False)
+    deal.save()
+    return deal
+
+
+def store_results(deal: Deal, lines: Sequence[tuple[Any, Mapping[str, Any]]], fields: Sequence[str]) -> None:
+    """The deal's result rows as `lines` say ((entry, field values) a player): changed rows updated and
+    new ones created in one statement each, the others deleted."""
+    existing = {result.entry_id: result for result in DealResult.objects.filter(deal=deal)}
+    keep = set()
+    added = []
+    for entry, values in lines:
+        keep.add(entry.pk)
+        row = existing.get(entry.pk)
+        if row is None:
+            row = DealResult(deal=deal, entry=entry)
+            added.append(row)
+        for key, value in values.items():
+            setattr(row, key, value)
+        row.full_clean(exclude=_RELATIONS, validate_unique=False, validate_constraints=False)
+    # DealResult has no save() override or signals to skip.
+    DealResult.objects.bulk_update([row for entry_id, row in existing.items() if entry_id in keep], fields)
+    DealResult.objects.bulk_create(added)
+    DealResult.objects.filter(deal=deal).exclude(entry_id__in=keep).delete()
+
+
 def write_deal(
     *,
     game_set: GameSet,
@@ -64,47 +102,36 @@ def write_deal(
     """Save `record` (read by `deal_input`) as `deal`, or as a new deal at `sequence`, with its results."""
     entries = {seat.entry.player.name: seat.entry for seat in seats}
     positions = {seat.entry.player.name: seat.position for seat in seats}
-    if deal is None:
-        deal = Deal(game_set=game_set, sequence=sequence)
-    else:
-        # The locked set already carries its table, round and event; the rulings sync reads them.
-        deal.game_set = game_set
-        deal.version += 1
-    deal.number = record.deal
-    deal.void = record.void
-    deal.out = entries[record.out] if record.out else None
-    deal.doubled = record.doubled
-    deal.dealer = positions[record.dealer] if record.dealer else None
-    deal.updated_by = acting_user(user)
-    deal.updated_at = timezone.now()
-    deal.full_clean(exclude=_RELATIONS, validate_unique=False, validate_constraints=False)
-    deal.save()
-    existing = {result.entry_id: result for result in DealResult.objects.filter(deal=deal)}
-    keep = set()
-    added = []
-    for name, result in record.results.items():
-        entry = entries[name]
-        keep.add(entry.pk)
-        row = existing.get(entry.pk)
-        if row is None:
-            row = DealResult(deal=deal, entry=entry)
-            added.append(row)
-        row.calls = result.calls
-        row.hand = result.hand
-        row.penalty = result.penalty
-        row.total_written = result.total
-        row.opened = result.opened
-        row.overcall = result.overcall
-        row.contract_error = result.contract_error
-        row.other_points = result.other_points
-        # The database keeps "" for no reason.
-        row.other_reason = result.other_reason or ""
-        row.full_clean(exclude=_RELATIONS, validate_unique=False, validate_constraints=False)
-    # One statement each for changed and new rows; DealResult has no save() override or signals to skip.
-    kept = [row for entry_id, row in existing.items() if entry_id in keep]
-    DealResult.objects.bulk_update(kept, _RESULT_FIELDS)
-    DealResult.objects.bulk_create(added)
-    DealResult.objects.filter(deal=deal).exclude(entry_id__in=keep).delete()
+    deal = deal_row(
+        game_set=game_set,
+        deal=deal,
+        sequence=sequence,
+        user=user,
+        number=record.deal,
+        void=record.void,
+        out=entries[record.out] if record.out else None,
+        doubled=record.doubled,
+        dealer=positions[record.dealer] if record.dealer else None,
+    )
+    lines = [
+        (
+            entries[name],
+            {
+                "calls": result.calls,
+                "hand": result.hand,
+                "penalty": result.penalty,
+                "total_written": result.total,
+                "opened": result.opened,
+                "overcall": result.overcall,
+                "contract_error": result.contract_error,
+                "other_points": result.other_points,
+                # The database keeps "" for no reason.
+                "other_reason": result.other_reason or "",
+            },
+        )
+        for name, result in record.results.items()
+    ]
+    store_results(deal, lines, _RESULT_FIELDS)
     return deal
 
 

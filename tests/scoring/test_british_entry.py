@@ -30,6 +30,18 @@ def british_game(british_event, director, make_table):
     return make_table(rnd, THREE)
 
 
+# The game the page test types: Bob buys in at 95 on hand 2 and wins on hand 3 (Ann 110, Cy 115 out).
+GAME_TO_BOB = (
+    {"deal": 1, "out": "Ann", "results": {"Ann": {}, "Bob": {"penalty": 60}, "Cy": {"penalty": 95}}},
+    {
+        "deal": 2,
+        "out": "Cy",
+        "results": {"Ann": {"penalty": 30}, "Bob": {"penalty": 50, "buy_in": True}, "Cy": {}},
+    },
+    {"deal": 3, "out": "Bob", "results": {"Ann": {"penalty": 80}, "Bob": {}, "Cy": {"penalty": 20}}},
+)
+
+
 def long_game(rules, players, *, hands: int = 20) -> dict[str, Any]:
     """The first simulated game (seeds 0, 1, …) of at least `hands` scored hands."""
     for seed in range(1000):
@@ -191,15 +203,7 @@ def test_the_standings_and_the_table_page_show_the_finishing_order(
 ):
     from scoring.selectors.british_standings import british_standings
 
-    for hand in (
-        {"deal": 1, "out": "Ann", "results": {"Ann": {}, "Bob": {"penalty": 60}, "Cy": {"penalty": 95}}},
-        {
-            "deal": 2,
-            "out": "Cy",
-            "results": {"Ann": {"penalty": 30}, "Bob": {"penalty": 50, "buy_in": True}, "Cy": {}},
-        },
-        {"deal": 3, "out": "Bob", "results": {"Ann": {"penalty": 80}, "Bob": {}, "Cy": {"penalty": 20}}},
-    ):
+    for hand in GAME_TO_BOB:
         services.british_hand_record(game_set=british_game, user=director, data=hand)
     event = british_game.table.round.event
     # In play: nothing official yet; provisional counts the finished game. Ann (110) and Cy (115) went
@@ -240,15 +244,7 @@ def test_the_standings_and_the_table_page_show_the_finishing_order(
 def test_a_british_games_ranks_in_the_ratings_are_its_finishing_order(british_game, director):
     from scoring.selectors.ratings import event_places, rated_sets
 
-    for hand in (
-        {"deal": 1, "out": "Ann", "results": {"Ann": {}, "Bob": {"penalty": 60}, "Cy": {"penalty": 95}}},
-        {
-            "deal": 2,
-            "out": "Cy",
-            "results": {"Ann": {"penalty": 30}, "Bob": {"penalty": 50, "buy_in": True}, "Cy": {}},
-        },
-        {"deal": 3, "out": "Bob", "results": {"Ann": {"penalty": 80}, "Bob": {}, "Cy": {"penalty": 20}}},
-    ):
+    for hand in GAME_TO_BOB:
         services.british_hand_record(game_set=british_game, user=director, data=hand)
     british_game.refresh_from_db()
     services.british_game_verify(game_set=british_game, user=director, expected_version=british_game.version)
