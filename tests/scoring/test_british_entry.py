@@ -270,3 +270,33 @@ def test_the_dashboard_counts_hands_and_lists_a_finished_game_to_verify(as_direc
 
     worklist = director_worklist(event_tables_status(event))
     assert [item.table.number for item in worklist.to_verify] == [1]
+
+
+def test_every_public_page_of_a_british_event_answers(client, as_director, british_game, director):
+    for hand in GAME_TO_BOB:
+        services.british_hand_record(game_set=british_game, user=director, data=hand)
+    event = british_game.table.round.event
+    entry = event.entries.first()
+    public = [
+        f"/e/{event.slug}/",
+        f"/e/{event.slug}/standings/?provisional=1",
+        f"/e/{event.slug}/standings/?provisional=1&_export=xlsx",
+        f"/e/{event.slug}/r/1/",
+        f"/e/{event.slug}/r/1/t/1/",
+        f"/e/{event.slug}/r/1/seating/",
+        f"/e/{event.slug}/projector/",
+        f"/e/{event.slug}/p/{entry.pk}/",
+        reverse("scoring:pdf_standings", kwargs={"slug": event.slug}),
+        "/ratings/",
+    ]
+    for address in public:
+        assert client.get(address).status_code == 200, address
+    directed = [
+        reverse("scoring:direct", kwargs={"slug": event.slug}),
+        url(british_game, "direct_deal", sequence=2),
+        url(british_game, "pdf_table_blank"),
+        url(british_game, "pdf_table_sheet"),
+        reverse("scoring:pdf_round_sheets", kwargs={"slug": event.slug, "number": 1}) + "?completed=1",
+    ]
+    for address in directed:
+        assert as_director.get(address).status_code == 200, address
