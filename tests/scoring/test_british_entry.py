@@ -300,3 +300,13 @@ def test_every_public_page_of_a_british_event_answers(client, as_director, briti
     ]
     for address in directed:
         assert as_director.get(address).status_code == 200, address
+
+
+def test_the_projector_shows_a_british_events_points(client, british_game, director):
+    for hand in GAME_TO_BOB:
+        services.british_hand_record(game_set=british_game, user=director, data=hand)
+    event = british_game.table.round.event
+    page = client.get(f"/e/{event.slug}/projector/?provisional=1").content.decode()
+    assert ">Points<" in page and ">Games<" in page
+    row = page.split('data-pager-item><td class="place">1</td><th scope="row">Bob</th>')[1]
+    assert row.startswith('<td class="num">2</td><td class="num">1</td>')

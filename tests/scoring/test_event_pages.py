@@ -90,7 +90,9 @@ def test_only_the_chosen_familys_parameters_are_read(client, organiser):
     response = client.post(
         NEW,
         posted_event(
-            ruleset_preset="british", **{"rules-british-limit": "201", "rules-jamaican-call_limit": "9"}
+            ruleset_preset="british",
+            format="placement",
+            **{"rules-british-limit": "201", "rules-jamaican-call_limit": "9"},
         ),
     )
     assert response.status_code == 302
