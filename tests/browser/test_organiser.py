@@ -47,6 +47,9 @@ def test_the_demo_director_creates_changes_freezes_and_clones_events(live_server
     page.select_option("#id_ruleset_preset", "british-swedish")
     expect(british).to_be_visible()
     expect(page.locator('fieldset[data-family="jamaican"]')).to_be_hidden()
+    # A British event is a knock-out or gives placement points, never cumulative.
+    page.select_option("#id_format", "knockout")
+    page.fill("#id_advance", "2")
     page.fill("#id_rules-british-limit", "0")
     page.get_by_role("button", name="Set up the event").click()
     expect(page.locator("#id_rules-british-limit-errors")).to_contain_text(
@@ -60,6 +63,7 @@ def test_the_demo_director_creates_changes_freezes_and_clones_events(live_server
     expect(page.locator(".messages")).to_contain_text("Ocho Rios Elimination is set up")
     created = Event.objects.get(slug="ocho-rios-elimination")
     assert (created.ruleset_preset, created.rules_overrides) == ("british-swedish", {"limit": 120})
+    assert (created.format, created.advance) == ("knockout", 2)
 
     page.get_by_role("link", name="Event settings").click()
     page.fill("#id_venue", "Ocho Rios Bay Club")
