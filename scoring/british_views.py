@@ -176,6 +176,9 @@ def public_game(request, event: Event, game_set: GameSet) -> HttpResponse:
 def game_verify(request, event: Event, number: int, table: int):
     """Verify a finished game, or end one still running with a reason (service)."""
     game_set = game_set_or_404(event, number, table)
+    if event.family != "british":
+        messages.error(request, "This event plays Jamaican Kalooki: verify the set from its own form.")
+        return redirect(table_url(event, game_set))
     form = GameVerifyForm(request.POST)
     return post_form(
         request,

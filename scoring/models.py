@@ -456,7 +456,7 @@ class Deal(models.Model):
     out = models.ForeignKey(Entry, on_delete=models.PROTECT, null=True, blank=True, related_name="deals_won")
     doubled = models.BooleanField(default=False)
     # British Kalooki (B6): the winner went out in one turn without having melded before.
-    kalookie = models.BooleanField(default=False)
+    kalookie = models.BooleanField(default=False, db_default=False)
     dealer = models.PositiveSmallIntegerField(null=True, blank=True)
     version = models.PositiveIntegerField(default=1)
     updated_at = models.DateTimeField(default=timezone.now)
@@ -506,7 +506,7 @@ class DealResult(models.Model):
     other_points = models.IntegerField(default=0)
     other_reason = models.CharField(max_length=500, blank=True)
     # British Kalooki (B7): the player went over the limit and bought back in at `reset_to`.
-    buy_in = models.BooleanField(default=False)
+    buy_in = models.BooleanField(default=False, db_default=False)
     reset_to = models.IntegerField(null=True, blank=True)
 
     class Meta:

@@ -3,7 +3,7 @@
 import pytest
 from django.db import IntegrityError, transaction
 
-from scoring.models import Deal, DealResult, Player, Seat, Table
+from scoring.models import MAX_DEAL_NUMBER, Deal, DealResult, Player, Seat, Table
 
 
 def _deal(game_set, *, sequence, number, void=False):
@@ -30,8 +30,9 @@ def test_a_scored_deal_number_appears_once_per_set_but_a_void_deal_is_replayed(g
         _deal(game_set, sequence=3, number=1)
 
 
-@pytest.mark.parametrize("number", [0, 10])
-def test_deal_numbers_run_from_one_to_nine(game_set, number):
+@pytest.mark.parametrize("number", [0, MAX_DEAL_NUMBER + 1])
+def test_deal_numbers_run_from_one_to_the_databases_bound(game_set, number):
+    # The ruleset's own bound (9 deals, or a British game's max_hands) is the services'.
     with pytest.raises(IntegrityError), transaction.atomic():
         _deal(game_set, sequence=1, number=number)
 
