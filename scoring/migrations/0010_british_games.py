@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0006_seasons_and_rating_lists'),
+        ('scoring', '0009_self_entry'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
