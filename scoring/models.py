@@ -670,6 +670,8 @@ class BackgroundJob(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} ({self.get_status_display()})"
+
+
 class TableKey(models.Model):
     """The key to one table's phone page (issue 13): `selector` finds it, the secret part of the token
     is derived from the selector and the site's secret key (`scoring.self_entry_codes`) and only its

@@ -22,11 +22,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Prefetch, QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 
 from adjudication.engine.british_game import Placing, game_state
 
-from ..models import Deal, DealResult, Event, GameSet, Seat
+from ..models import Deal, DealResult, Event, GameSet, Round, Seat
 from .british_games import british_sheet_of, game_order
 
 __all__ = [
@@ -80,14 +80,17 @@ def _counted(event: Event, *, round_number: int | None, provisional: bool) -> Qu
         games = games.filter(table__round__number=round_number)
     if provisional:
         return games.filter(deals__void=False).distinct()
-    games = games.filter(status=GameSet.Status.VERIFIED)
     if round_number is None:
-        # Closed rounds only: no game of the round still unverified.
-        still_open = GameSet.objects.filter(table__round=OuterRef("table__round")).exclude(
-            status=GameSet.Status.VERIFIED
+        # Rounds 1…N, every one closed (as recorded when its last game was verified); a closed round's
+        # game reopened for a correction keeps counting as it stands, as in the Jamaican standings.
+        open_so_far = Round.objects.filter(
+            event=event,
+            number__lte=OuterRef("table__round__number"),
+            closed_at__isnull=True,
+            tables__isnull=False,
         )
-        games = games.filter(~Exists(still_open))
-    return games
+        return games.filter(~Exists(open_so_far))
+    return games.filter(Q(status=GameSet.Status.VERIFIED) | Q(table__round__closed_at__isnull=False))
 
 
 def british_game_results(

@@ -29,6 +29,7 @@ from ..models import Deal, GameSet, Seat
 from ..selectors.british_games import game_so_far
 from ..selectors.british_standings import british_knockout_cuts
 from ..sheets import deal_as_data, deals_of, findings_for_set, seats_of, sheet_from_rows
+from .closing import round_close_if_complete
 from .deals import DealOutcome, deal_row, in_playing_order, store_results
 from .guards import SetLocked, check_version, describe_set, locked_set, sentence, set_changed, stale_edit
 
@@ -301,6 +302,8 @@ def british_game_verify(
         },
         reason=game_set.override_reason,
     )
+    table = game_set.table
+    round_close_if_complete(round=table.round, user=user, cause=f"table {table.number} verified")
     return game_set
 
 

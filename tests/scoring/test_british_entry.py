@@ -310,3 +310,28 @@ def test_the_projector_shows_a_british_events_points(client, british_game, direc
     assert ">Points<" in page and ">Games<" in page
     row = page.split('data-pager-item><td class="place">1</td><th scope="row">Bob</th>')[1]
     assert row.startswith('<td class="num">2</td><td class="num">1</td>')
+
+
+def test_verifying_a_rounds_last_game_closes_the_round_and_a_reopened_game_keeps_counting(
+    client, british_game, director
+):
+    from scoring.selectors.british_standings import british_standings
+
+    for hand in GAME_TO_BOB:
+        services.british_hand_record(game_set=british_game, user=director, data=hand)
+    event = british_game.table.round.event
+    page = client.get(reverse("scoring:standings", kwargs={"slug": event.slug})).content.decode()
+    assert "no round complete yet" in page
+    british_game.refresh_from_db()
+    services.british_game_verify(game_set=british_game, user=director, expected_version=british_game.version)
+    rnd = british_game.table.round
+    rnd.refresh_from_db()
+    assert rnd.closed_at is not None
+    assert AuditEntry.objects.filter(action="kalooki.round.closed", object_id=str(rnd.pk)).count() == 1
+    page = client.get(reverse("scoring:standings", kwargs={"slug": event.slug})).content.decode()
+    assert "after round 1" in page
+    british_game.refresh_from_db()
+    services.set_reopen(game_set=british_game, user=director, reason="A score to check")
+    rnd.refresh_from_db()
+    assert rnd.closed_at is not None
+    assert [row["player"] for row in british_standings(event)] == ["Bob", "Ann", "Cy"]
