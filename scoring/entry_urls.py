@@ -30,9 +30,8 @@ tests/scoring/test_roles_entry.py walks this list, so a new URL is checked for w
 
 from django.urls import path
 
-from . import british_views
+from . import british_views, job_views
 from . import entry_views as views
-from . import job_views
 
 TABLE = "r/<int:number>/t/<int:table>/"
 DEAL = TABLE + "d/<int:sequence>/"
