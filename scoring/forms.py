@@ -346,7 +346,11 @@ class RoundSeatForm(AlertsMixin, forms.Form):
     keep_clubs_apart = forms.BooleanField(label="Keep players of one club apart", required=False)
     # Shown once the service has named the earlier rounds' open tables (OpenRoundsNotConfirmed).
     confirm_open = forms.BooleanField(
-        label="Seat from the standings as they are, with those tables still open", required=False
+        label=(
+            "Seat by the provisional standings (every set with a scored deal, as it stands), "
+            "with those tables still open"
+        ),
+        required=False,
     )
 
     def __init__(self, *args, **kwargs) -> None:

@@ -83,8 +83,8 @@ def _seating_data(rnd: Round) -> list[dict[str, Any]]:
     return list(tables.values())
 
 
-def _seating_order(rnd: Round, method: str, rng, user=None) -> list[Entry]:
-    """Who plays this round, best first for standings / knock-out seating."""
+def _seating_order(rnd: Round, method: str, rng, user=None, *, provisional: bool = False) -> list[Entry]:
+    """Who plays this round, best first for standings (official or `provisional`) / knock-out seating."""
     event = rnd.event
     entries = list(
         Entry.objects.filter(
@@ -111,8 +111,14 @@ def _seating_order(rnd: Round, method: str, rng, user=None) -> list[Entry]:
         else:
             previous = knockout_qualifiers(event, round_number=rnd.number - 1)
         return [by_id[entry_id] for entry_id in previous if entry_id in by_id]
+    # Over an open round the director confirmed, the provisional standings (every set with a scored
+    # deal): the official ones count closed rounds only, so they would rank nobody and draw at random.
     read = british_standings if event.family == "british" else standings_for_event
-    ranked = [by_id[row["entry_id"]] for row in read(event, with_ids=True) if row["entry_id"] in by_id]
+    ranked = [
+        by_id[row["entry_id"]]
+        for row in read(event, provisional=provisional, with_ids=True)
+        if row["entry_id"] in by_id
+    ]
     # Late entries and players without a counted set go after the ranked players, drawn at random.
     # (By id: `entry not in ranked` compared every entry with every ranked one, 16,384² at a federation.)
     ranked_ids = {entry.pk for entry in ranked}
@@ -122,14 +128,16 @@ def _seating_order(rnd: Round, method: str, rng, user=None) -> list[Entry]:
 
 
 class OpenRoundsNotConfirmed(ValidationError):
-    """Seating by standings while an earlier round has a seated table not verified: the standings are
-    partial, so the director must confirm (`confirm_open=True`). `open_tables`: {round: [tables]}."""
+    """Seating by standings while an earlier round is not closed: the standings are partial, so the
+    director must confirm (`confirm_open=True`) and the round is seated by the provisional standings.
+    `open_tables`: {round: [tables]}."""
 
     def __init__(self, number: int, open_tables: dict[int, list[int]]) -> None:
         self.open_tables = open_tables
         super().__init__(
             f"Round {number} would be seated from partial standings: {describe_open(open_tables)} "
-            "not verified yet. Confirm to seat it anyway (the log records it), or verify those first."
+            "not verified yet. Confirm to seat it by the provisional standings (every set with a "
+            "scored deal; the log records it), or verify those first."
         )
 
 
@@ -141,18 +149,51 @@ def describe_open(open_tables: dict[int, list[int]]) -> str:
     )
 
 
-def open_tables_before(rnd: Round) -> dict[int, list[int]]:
-    """The seated tables of earlier rounds whose set is not verified, by round. One query."""
+def _list_tables(tables: dict[int, list[int]]) -> str:
+    """ "round 1 table 2, round 3 tables 1, 4"."""
+    return ", ".join(
+        f"round {number} table{'s' if len(numbers) > 1 else ''} {', '.join(map(str, numbers))}"
+        for number, numbers in tables.items()
+    )
+
+
+@dataclass(frozen=True)
+class EarlierTables:
+    """The seated tables of earlier rounds whose set is not verified, by round: in rounds not yet
+    closed (`open`: seating by standings asks first) and in closed rounds, reopened for a correction
+    (`correcting`: they still count, as they stand)."""
+
+    open: dict[int, list[int]]
+    correcting: dict[int, list[int]]
+
+
+def open_tables_before(rnd: Round) -> EarlierTables:
+    """The earlier rounds' seated tables whose set is not verified, open and under correction. One query."""
     rows = (
         GameSet.objects.filter(table__round__event_id=rnd.event_id, table__round__number__lt=rnd.number)
         .exclude(status=GameSet.Status.VERIFIED)
         .order_by("table__round__number", "table__number")
-        .values_list("table__round__number", "table__number")
+        .values_list("table__round__number", "table__number", "table__round__closed_at")
     )
     open_tables: dict[int, list[int]] = {}
-    for number, table in rows:
-        open_tables.setdefault(number, []).append(table)
-    return open_tables
+    correcting: dict[int, list[int]] = {}
+    for number, table, closed_at in rows:
+        (open_tables if closed_at is None else correcting).setdefault(number, []).append(table)
+    return EarlierTables(open=open_tables, correcting=correcting)
+
+
+def _standings_note(earlier: EarlierTables) -> str:
+    """What the seating audit entry says about the standings it was seated by."""
+    if earlier.open:
+        note = (
+            "Seating confirmed over open rounds: seated by the provisional standings, "
+            f"{_list_tables(earlier.open)} not verified"
+        )
+    else:
+        note = "Seated by the official standings"
+    if earlier.correcting:
+        note += f"; {_list_tables(earlier.correcting)} being corrected (counted as it stands)"
+    return note
 
 
 @transaction.atomic
@@ -174,8 +215,10 @@ def round_seat(
     one fewer player when the count does not divide. Withdrawn players are skipped and late entries
     included; `keep_clubs_apart` swaps players between nearby tables to separate clubs.
 
-    By standings while an earlier round has a table not verified, OpenRoundsNotConfirmed names those
-    tables unless `confirm_open`; then the audit entry records the tables that were open.
+    By standings while an earlier round is not closed, OpenRoundsNotConfirmed names its open tables
+    unless `confirm_open`; then the round is seated by the provisional standings and the audit entry
+    records that and the tables that were open. With every earlier round closed, by the official
+    standings (a closed round's set under correction does not ask; the audit reason mentions it).
     """
     rnd = Round.objects.select_for_update(of=("self",)).select_related("event").get(pk=round.pk)
     event = rnd.event
@@ -192,19 +235,19 @@ def round_seat(
         raise field_errors({"method": f"Unknown seating method {method!r}."})
     confirmed: dict[int, list[int]] = {}
     if method == Round.Method.STANDINGS:
-        confirmed = open_tables_before(rnd)
+        earlier = open_tables_before(rnd)
+        confirmed = earlier.open
         if confirmed and not confirm_open:
             raise OpenRoundsNotConfirmed(rnd.number, confirmed)
-        if confirmed:
-            note = f"Seated by standings, confirmed with {describe_open(confirmed)} not verified"
-            reason = f"{note}. {reason}".strip() if reason else note
+        note = _standings_note(earlier)
+        reason = f"{note}. {reason}".strip() if reason else note
     if keep_clubs_apart is None:
         keep_clubs_apart = rnd.keep_clubs_apart
     if seed is None:
         seed = secrets.randbits(31)
     rng = random.Random(seed)
     rules = event.ruleset()
-    order = _seating_order(rnd, method, rng, user)
+    order = _seating_order(rnd, method, rng, user, provisional=bool(confirmed))
     try:
         plans = seating.plan_round(
             [seating.Seatable(entry.pk, entry.player.club) for entry in order],
@@ -272,6 +315,11 @@ def _write_tables(
             "method": method,
             "keep_clubs_apart": keep_clubs_apart,
             "tables": _seating_data(rnd),
+            **(
+                {"standings": "provisional" if confirmed_open else "official"}
+                if method == Round.Method.STANDINGS
+                else {}
+            ),
             **(
                 {
                     "confirmed_open_tables": [

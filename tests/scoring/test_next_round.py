@@ -53,7 +53,7 @@ def test_seating_by_standings_over_an_open_round_needs_confirming(round_one, dir
     assert round2.tables.count() == 2
     entry = AuditEntry.objects.get(action="kalooki.round.seated", object_id=str(round2.pk))
     assert entry.after["confirmed_open_tables"] == [{"round": 1, "tables": [2]}]
-    assert "round 1: table 2" in entry.reason and "confirmed" in entry.reason
+    assert "round 1 table 2 not verified" in entry.reason and "confirmed" in entry.reason
 
 
 def test_seating_after_every_table_is_verified_needs_no_confirmation(round_one, director):
@@ -161,3 +161,64 @@ def test_many_add_round_clicks_at_once_on_postgresql_make_one_round(event, direc
     refused = _add_round_race(event, director, threads=8)
     assert Round.objects.filter(event=event).count() == 2
     assert len(refused) == 7 and all("already been added" in message for message in refused)
+
+
+# --- which rounds ask, and which standings seat -------------------------------------------------
+
+
+def _seated_tables(rnd) -> list[set[int]]:
+    return [set(table.seats.values_list("entry_id", flat=True)) for table in rnd.tables.order_by("number")]
+
+
+def test_a_closed_rounds_set_under_correction_does_not_ask(round_one, director):
+    """Round 1 closed, then a set reopened for a correction: the round stays closed, so seating round 2
+    by standings goes through without asking; the audit reason mentions the set being corrected."""
+    event = round_one.event
+    second = round_one.tables.get(number=2).game_set
+    services.set_verify(game_set=second, user=director)
+    round_one.refresh_from_db()
+    assert round_one.is_closed
+    services.set_reopen(game_set=second, user=director, reason="Deal 3 score miscopied")
+    round2 = services.round_create(event=event, user=director)
+    services.round_seat(round=round2, user=director, seed=1, method=Round.Method.STANDINGS)
+    assert round2.tables.count() == 2
+    entry = AuditEntry.objects.get(action="kalooki.round.seated", object_id=str(round2.pk))
+    assert "confirmed_open_tables" not in entry.after
+    assert "official standings" in entry.reason
+    assert "round 1 table 2 being corrected" in entry.reason
+    # Seated by the official standings (round 1 counts), best four together.
+    official = [row["entry_id"] for row in services_standings(event, provisional=False)]
+    assert _seated_tables(round2)[0] == set(official[:4])
+
+
+def services_standings(event, *, provisional: bool) -> list[dict]:
+    from scoring.selectors import standings_for_event
+
+    return standings_for_event(event, provisional=provisional, with_ids=True)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_seating_confirmed_over_an_open_round_uses_the_provisional_standings(round_one, director, seed):
+    """Round 1 open (table 2 not verified): the official standings rank nobody, so seating by them
+    would be a random draw. Confirmed, round 2 is seated by the provisional standings, and the audit
+    entry says so."""
+    event = round_one.event
+    assert services_standings(event, provisional=False) == []
+    provisional = [row["entry_id"] for row in services_standings(event, provisional=True)]
+    assert len(provisional) == 8
+    round2 = services.round_create(event=event, user=director)
+    services.round_seat(
+        round=round2, user=director, seed=seed, method=Round.Method.STANDINGS, confirm_open=True
+    )
+    assert _seated_tables(round2) == [set(provisional[:4]), set(provisional[4:])]
+    entry = AuditEntry.objects.get(action="kalooki.round.seated", object_id=str(round2.pk))
+    assert "seated by the provisional standings, round 1 table 2 not verified" in entry.reason
+    assert entry.after["standings"] == "provisional"
+
+
+def test_the_confirm_box_says_the_provisional_standings_seat(as_director, round_one, director):
+    event = round_one.event
+    services.round_create(event=event, user=director)
+    html = text(as_director.post(seat_url(event, 2), {"method": "standings", "seed": "5"}))
+    assert "provisional standings" in html
+    assert "round 1: table 2" in html
