@@ -103,12 +103,13 @@ def ruling_points(kind: str, rules, points: int | None) -> int:
 
 @dataclass(frozen=True)
 class ArchivedRuling:
-    """A ruling as an event archive keeps it: its deal by place in playing order, its player by name.
+    """A ruling as an event archive keeps it: its deal by place in playing order, its player by name;
+    a ruling whose deal was deleted has no place (`sequence` None) and the deal's number instead.
 
     `as_written` is the archive's own deal, player, kind, points and status, which the restored
     ruling's audit entry keeps."""
 
-    sequence: int
+    sequence: int | None
     player: str
     kind: str
     points: int
@@ -121,6 +122,7 @@ class ArchivedRuling:
     appealed_at: datetime | None
     decided_at: datetime | None
     as_written: Mapping[str, Any]
+    deal_number: int | None = None
 
 
 def ruling_restore(*, game_set: GameSet, rulings: Sequence[ArchivedRuling], user, reason: str) -> int:
@@ -129,8 +131,9 @@ def ruling_restore(*, game_set: GameSet, rulings: Sequence[ArchivedRuling], user
     Called by the archive's restore inside its transaction, after the set's sheet is imported: the
     import has created one standing ruling per marked flag (other points as one ruling); each archived
     ruling in force takes one of them over, the rest are added as they were, each with one audit entry.
-    Scores are not touched: the sheet already holds every ruling's points. Returns how many archived
-    rulings do not match the sheet and were left out.
+    A ruling whose deal was deleted (no `sequence`, its `deal_number`) is added withdrawn, with the set
+    and no deal. Scores are not touched: the sheet already holds every ruling's points. Returns how
+    many archived rulings do not match the sheet and were left out.
     """
     if not rulings:
         return 0
@@ -142,13 +145,25 @@ def ruling_restore(*, game_set: GameSet, rulings: Sequence[ArchivedRuling], user
     unmatched = 0
     event = game_set.table.round.event
     for item in rulings:
-        if item.sequence not in deals or item.player not in entries:
+        if item.player not in entries or (item.sequence is None) == (item.deal_number is None):
             unmatched += 1
             continue
-        deal, name = deals[item.sequence], item.player
-        key = (deal.pk, name, item.kind)
-        in_force = item.status in Ruling.IN_FORCE
-        ruling = free.pop(key, None) if in_force else None
+        name, status = item.player, item.status
+        in_force = False
+        if item.sequence is None:
+            # Its deal was deleted: withdrawn, kept with the set and the deal's number.
+            ruling = Ruling(
+                game_set=game_set, deal_number=item.deal_number, entry=entries[name], kind=item.kind
+            )
+            status = Ruling.Status.WITHDRAWN
+        elif item.sequence not in deals:
+            unmatched += 1
+            continue
+        else:
+            deal = deals[item.sequence]
+            key = (deal.pk, name, item.kind)
+            in_force = status in Ruling.IN_FORCE
+            ruling = free.pop(key, None) if in_force else None
         if in_force and item.kind == Ruling.Kind.OTHER:
             # Several "other" rulings were marked on the sheet as one sum: split it back up.
             left = other_points.get((deal.pk, name), 0)
@@ -164,7 +179,7 @@ def ruling_restore(*, game_set: GameSet, rulings: Sequence[ArchivedRuling], user
         if ruling is None:
             ruling = Ruling(deal=deal, game_set=game_set, entry=entries[name], kind=item.kind)
         ruling.points = item.points
-        ruling.rule, ruling.reason, ruling.status = item.rule, item.reason, item.status
+        ruling.rule, ruling.reason, ruling.status = item.rule, item.reason, status
         ruling.appeal_reason, ruling.decision_reason = item.appeal_reason, item.decision_reason
         ruling.issued_at = item.issued_at or ruling.issued_at or timezone.now()
         ruling.appealed_at, ruling.decided_at = item.appealed_at, item.decided_at

@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
+from django.db.models import Q
 
 from scoring import sheets
 from scoring.models import Entry, Event, Round, Table
@@ -122,32 +123,55 @@ def _table(table: Table, rulings: Mapping[int, list[dict[str, Any]]]) -> dict[st
     return item
 
 
+# A ruling's own values as the archive writes them, in this order (after its deal and player).
+RULING_FIELDS = (
+    "kind",
+    "points",
+    "rule",
+    "reason",
+    "status",
+    "issued_at",
+    "appeal_reason",
+    "appealed_at",
+    "decision_reason",
+    "decided_at",
+)
+
+
 def _rulings_by_set(event: Event) -> dict[int, list[dict[str, Any]]]:
-    """Every ruling, by set, in playing order; users are left out (the audit log names them)."""
+    """Every ruling, by set, in playing order; users are left out (the audit log names them).
+
+    A ruling whose deal was deleted (withdrawn, kept with its set and the deal's number) comes after
+    the set's others, naming its deal by number and with no place in playing order (`sequence`)."""
     out: dict[int, list[dict[str, Any]]] = {}
-    rulings = Ruling.objects.filter(deal__game_set__table__round__event=event).select_related(
-        "deal", "entry__player"
-    )
+    rulings = Ruling.objects.filter(
+        Q(deal__game_set__table__round__event=event)
+        | Q(deal__isnull=True, game_set__table__round__event=event)
+    ).select_related("deal", "entry__player")
     for ruling in rulings:
-        out.setdefault(ruling.deal.game_set_id, []).append(
-            {
-                "sequence": ruling.deal.sequence,
-                "deal": ruling.deal.number,
-                "player": ruling.entry.player.name,
-                "kind": ruling.kind,
-                "points": ruling.points,
-                "rule": ruling.rule,
-                "reason": ruling.reason,
-                "status": ruling.status,
-                "issued_at": _iso(ruling.issued_at),
-                "appeal_reason": ruling.appeal_reason,
-                "appealed_at": _iso(ruling.appealed_at),
-                "decision_reason": ruling.decision_reason,
-                "decided_at": _iso(ruling.decided_at),
-            }
+        item: dict[str, Any] = (
+            {"deal": ruling.deal_number, "deal_deleted": True}
+            if ruling.deal is None
+            else {"sequence": ruling.deal.sequence, "deal": ruling.deal.number}
         )
+        item["player"] = ruling.entry.player.name
+        for key in RULING_FIELDS:
+            value = getattr(ruling, key)
+            item[key] = _iso(value) if key.endswith("_at") else value
+        set_id = ruling.game_set_id if ruling.deal is None else ruling.deal.game_set_id
+        out.setdefault(set_id, []).append(item)
     for items in out.values():
-        items.sort(key=lambda r: (r["sequence"], r["issued_at"] or "", r["player"], r["kind"], r["status"]))
+        items.sort(
+            key=lambda r: (
+                "sequence" not in r,
+                r.get("sequence") or 0,
+                r["deal"] or 0,
+                r["issued_at"] or "",
+                r["player"],
+                r["kind"],
+                r["status"],
+            )
+        )
     return out
 
 

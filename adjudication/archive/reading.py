@@ -281,8 +281,14 @@ def read_ruling(raw: Any) -> ArchivedRuling | None:
         return None
     sequence, player, points = raw.get("sequence"), raw.get("player"), raw.get("points", 0)
     kind, status = raw.get("kind"), raw.get("status")
+    # A ruling whose deal was deleted names the deal by number alone and is withdrawn.
+    deal_number = raw.get("deal") if raw.get("deal_deleted") is True else None
+    if deal_number is not None:
+        if type(deal_number) is not int or not 1 <= deal_number <= 9 or sequence is not None:
+            return None
+        status = Ruling.Status.WITHDRAWN
     if (
-        type(sequence) is not int
+        (type(sequence) is not int and deal_number is None)
         or not isinstance(player, str)
         or kind not in Ruling.Kind.values
         or status not in Ruling.Status.values
@@ -306,6 +312,7 @@ def read_ruling(raw: Any) -> ArchivedRuling | None:
         moments[key] = moment
     return ArchivedRuling(
         sequence=sequence,
+        deal_number=deal_number,
         player=player,
         kind=kind,
         points=points,

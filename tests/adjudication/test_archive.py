@@ -400,3 +400,45 @@ def test_an_archive_without_closed_derives_it_from_its_tables(archive):
     # Table 2 of the example has findings to settle or is verified: closed exactly when both verified.
     statuses = set(GameSet.objects.filter(table__round__event=event).values_list("status", flat=True))
     assert event.rounds.get(number=1).is_closed == (statuses == {"verified"})
+
+
+def test_the_rulings_of_a_deleted_deal_round_trip_withdrawn(make_event, director, make_table, example_sheet):
+    """A ruling whose deal was deleted is withdrawn and kept (no deal; its set and the deal's number
+    remain): the archive carries it with its set, naming the deal by number, and the import restores
+    it withdrawn with no deal (export → import → export)."""
+    event = make_event(name="Deleted Deal", slug="deleted-deal")
+    round1 = services.round_create(event=event, user=director)
+    game_set = make_table(round1, ["Ann", "Bob", "Cy", "Dee"])
+    services.sheet_import(game_set=game_set, user=director, data=example_sheet)
+    entries = {e.player.name: e for e in Entry.objects.filter(event=event).select_related("player")}
+    kept, gone = (
+        rulings.ruling_issue(
+            deal=game_set.deals.get(sequence=sequence), entry=entries[name], user=director, **fields
+        )
+        for sequence, name, fields in (
+            (3, "Cy", {"kind": "other", "points": 5, "reason": "Exposed a card"}),
+            (2, "Bob", {"kind": "other", "points": 10, "reason": "Slow play"}),
+        )
+    )
+    rulings.ruling_appeal(ruling=gone, user=director, reason="He was waiting for the dealer")
+    services.deal_delete(deal=game_set.deals.get(sequence=2), user=director, reason="Entered twice")
+    gone.refresh_from_db()
+    assert gone.deal is None and gone.deal_number == 2 and gone.status == Ruling.Status.WITHDRAWN
+
+    first = event_export(event=event)
+    exported = first["rounds"][0]["tables"][0]["rulings"]
+    assert [(item["deal"], item["player"], item["status"]) for item in exported] == [
+        (3, "Cy", "standing"),
+        (2, "Bob", "withdrawn"),
+    ]
+    assert "sequence" not in exported[1] and exported[1]["appeal_reason"] == "He was waiting for the dealer"
+    assert kept.deal.number == 3
+
+    report = event_import(data=json.loads(archive_dumps(first)), user=None, slug="deleted-copy")
+    assert not any("ruling" in note for note in report.notes)
+    restored = Ruling.objects.get(game_set__table__round__event=report.event, entry__player__name="Bob")
+    assert restored.deal is None and restored.deal_number == 2
+    assert (restored.status, restored.reason, restored.points) == (Ruling.Status.WITHDRAWN, "Slow play", 10)
+    second = event_export(event=report.event)
+    first["event"]["slug"] = "deleted-copy"
+    assert without_audit(second) == without_audit(first)
