@@ -252,6 +252,7 @@ def round_seat(request, event: Event, number: int):
         call=call,
         done=lambda seated: (
             f"Round {seated.number} seated ({seated.get_method_display()}, seed {seated.seed})."
+            + (f" {seated.seating_note}." if getattr(seated, "seating_note", "") else "")
         ),
         then=reverse("scoring:direct", kwargs={"slug": event.slug}),
         page=lambda status: _dashboard_page(
@@ -438,7 +439,10 @@ def deal(request, event: Event, number: int, table: int, sequence: int):
 def validate(request, event: Event, number: int, table: int):
     """The live check (htmx): the set's findings with the typed deal in place. Writes nothing."""
     game_set = game_set_or_404(event, number, table)
-    entry = DealEntry(request.POST, players=seat_names(game_set))
+    # A correction's page posts the deal's place and version, not the set's version (which a new
+    # deal must carry): read it as a correction, or its check says the page is out of date.
+    correcting = bool(request.POST.get("sequence"))
+    entry = DealEntry(request.POST, players=seat_names(game_set), correcting=correcting)
     preview = None
     if entry.is_valid():
         try:

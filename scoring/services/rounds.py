@@ -219,6 +219,7 @@ def round_seat(
     unless `confirm_open`; then the round is seated by the provisional standings and the audit entry
     records that and the tables that were open. With every earlier round closed, by the official
     standings (a closed round's set under correction does not ask; the audit reason mentions it).
+    The round returned carries `seating_note`, what that reason says of the standings used.
     """
     rnd = Round.objects.select_for_update(of=("self",)).select_related("event").get(pk=round.pk)
     event = rnd.event
@@ -241,6 +242,8 @@ def round_seat(
             raise OpenRoundsNotConfirmed(rnd.number, confirmed)
         note = _standings_note(earlier)
         reason = f"{note}. {reason}".strip() if reason else note
+        # For the director's message: which standings seated the round.
+        rnd.seating_note = note
     if keep_clubs_apart is None:
         keep_clubs_apart = rnd.keep_clubs_apart
     if seed is None:

@@ -102,7 +102,7 @@ def add_and_seat_round(page, number: int, *, method: str, seed: int, open_tables
         card().get_by_role("button", name=f"Seat round {number}").click()
     if open_tables:
         expect(page.locator("main")).to_contain_text(open_tables)
-        card().get_by_label("Seat from the standings as they are, with those tables still open").check()
+        card().get_by_label(re.compile("^Seat by the provisional standings")).check()
         with page.expect_navigation():
             card().get_by_role("button", name=f"Seat round {number}").click()
     expect(page.locator(".messages")).to_contain_text(f"Round {number} seated")

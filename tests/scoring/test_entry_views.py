@@ -264,6 +264,18 @@ def test_the_live_check_of_a_correction_puts_the_deal_in_its_place(as_director, 
     assert "running total 85" in html
 
 
+def test_the_live_check_of_a_correction_as_its_page_posts_it(as_director, game_set, example_sheet):
+    """A correction's form carries the deal's version, not the set's (its page leaves `set_version`
+    blank): the live check reads it as a correction, not as a stale page."""
+    record_all(game_set, None, example_sheet, upto=3)
+    page = text(as_director.get(table_url(game_set, "direct_deal", sequence=2)))
+    assert re.search(r'<input type="hidden" name="set_version" id="id_set_version">', page)
+    data = form_data(example_sheet["deals"][1], version=1, sequence=2, set_version=None)
+    html = text(as_director.post(table_url(game_set, "direct_validate"), data, HTTP_HX_REQUEST="true"))
+    assert "out of date" not in html and "Cannot check yet" not in html
+    assert "Deal 2:</strong> no findings" in html
+
+
 def test_the_live_check_clears_when_the_deal_is_right(as_director, game_set, example_sheet):
     response = as_director.post(table_url(game_set, "direct_validate"), form_data(example_sheet["deals"][0]))
     html = text(response)

@@ -80,6 +80,7 @@ def test_the_dashboard_asks_to_confirm_and_names_the_open_tables(as_director, ro
     )
     assert response.status_code == 200
     assert "Round 2 seated" in text(response)
+    assert "seated by the provisional standings, round 1 table 2 not verified" in text(response)
     assert Round.objects.get(event=event, number=2).tables.count() == 2
     assert AuditEntry.objects.filter(
         action="kalooki.round.seated", after__confirmed_open_tables__isnull=False
