@@ -1,4 +1,4 @@
-"""Printable PDFs: fetch, authorise, call the renderer in `scoring.scoresheets`, wrap the bytes.
+"""Printable PDFs: fetch, authorise, call the renderer in `scoring.printing.scoresheets`, wrap the bytes.
 
 Table sheets (blank and completed) and round packs are for the event's directors and staff; the
 standings and the seating list are public, like the pages they print.
@@ -11,11 +11,11 @@ from django.shortcuts import get_object_or_404
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_safe
 
-from . import scoresheets
 from .models import Event, Table
 from .permissions import director_required
+from .printing import scoresheets
+from .printing.sheet_codes import request_base_url, sheet_codes
 from .query import flag_param
-from .self_entry_print import request_base_url, sheet_codes
 from .views import event_for, public_results_page, round_for, round_param, wants_provisional
 
 

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from .models import Event
-from .pdf_data import points_label
+from .printing.pdf_data import points_label
 from .selectors.seasons import event_column
 from .tables import NUM, WIDE, PlacesTable, RowsTable
 

@@ -11,11 +11,12 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_safe
 
-from . import scoresheets, services
+from . import services
 from .models import Season
-from .pdf_data import season_sheet
 from .pdf_views import pdf_response
 from .permissions import is_organiser, season_organiser_required
+from .printing import scoresheets
+from .printing.pdf_data import season_sheet
 from .rating_tables import SeasonTable
 from .rating_views import RatingListView
 from .season_forms import SeasonForm

@@ -16,8 +16,8 @@ from .entry_views import entry_mode, table_page
 from .forms import DealEntry
 from .models import Event, SelfEntryDeal, Table
 from .permissions import director_required
+from .printing.sheet_codes import request_base_url
 from .selectors.self_entry import director_queue, event_tables, table_keys
-from .self_entry_print import request_base_url
 from .services import self_entry as service
 from .view_support import refusal_status, seat_names
 

@@ -3,7 +3,8 @@
 stored), end to end.
 
 A second event with one round of `pdf_tables` tables is built for it (untimed). The pack is rendered
-through `scoring.scoresheets.render_round_sheets` (the reads, the template and the layout); the floor is
+through `scoring.printing.scoresheets.render_round_sheets` (the reads, the template and the layout);
+the floor is
 `weasyprint.HTML(string=html).write_pdf()` of the very HTML the renderer lays out
 (`scoresheets.round_pack_html`); the same with the garbage collector paused (as the renderer runs
 WeasyPrint) is reported beside it. Both the blank pack (printed before the round) and the completed one
@@ -41,7 +42,7 @@ def _clocked(function) -> tuple[float, float, bytes]:
 def _pack(round_, *, completed: bool, runs: int, with_paused_floor: bool = False) -> dict[str, Any]:
     from weasyprint import HTML
 
-    from scoring import scoresheets
+    from scoring.printing import scoresheets
 
     html = scoresheets.round_pack_html(round=round_, completed=completed)
 
@@ -145,7 +146,7 @@ def _as_task(context: BenchContext) -> dict[str, Any]:
 
 
 def _bare_html(round_) -> str:
-    from scoring import scoresheets
+    from scoring.printing import scoresheets
 
     return scoresheets.round_pack_html(round=round_, completed=False)
 

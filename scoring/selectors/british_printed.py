@@ -16,7 +16,7 @@ from django.db.models import Prefetch
 from adjudication.engine.british_rules import BritishRuleSet
 
 from ..models import Deal, DealResult, Seat, Table
-from ..pdf_data import EventHeader, SheetPlayer, StandingsSheet, standings_from_rows
+from ..printing.pdf_data import EventHeader, SheetPlayer, StandingsSheet, standings_from_rows
 from .british_games import GamePage, game_page_from_rows
 from .british_standings import british_standings
 from .printed import event_header

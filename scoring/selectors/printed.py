@@ -1,6 +1,6 @@
 """The reads behind the printed sheets: every table's sheet of a round (blank or completed), one
 table's, the seating list and the standings, each a fixed number of queries whatever the round's size.
-They return `scoring.pdf_data`'s frozen values, which the PDF templates render.
+They return `scoring.printing.pdf_data`'s frozen values, which the PDF templates render.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from dataclasses import replace
 from adjudication.models import Ruling
 
 from ..models import Deal, DealResult, Seat, Table
-from ..pdf_data import (
+from ..printing.pdf_data import (
     EventHeader,
     RecordedDeal,
     RecordedResult,

@@ -19,8 +19,8 @@ from django.db import transaction
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from .. import scoresheets
 from ..models import BackgroundJob, Event, Round
+from ..printing import scoresheets
 from .imports import players_import_csv
 
 Kind = BackgroundJob.Kind

@@ -72,9 +72,9 @@ def test_two_phones_enter_and_confirm_the_director_settles_the_queue(
 ):
     from playwright.sync_api import expect
 
-    from scoring import scoresheets
     from scoring.models import Deal, SelfEntryDeal
-    from scoring.self_entry_print import sheet_codes
+    from scoring.printing import scoresheets
+    from scoring.printing.sheet_codes import sheet_codes
     from scoring.services import self_entry as service
 
     event = game_set.table.round.event

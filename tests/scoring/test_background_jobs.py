@@ -17,8 +17,9 @@ from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 from pypdf import PdfReader
 
-from scoring import background, scoresheets
+from scoring import background
 from scoring.models import BackgroundJob, Entry
+from scoring.printing import scoresheets
 from scoring.services import jobs
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from scoring import scoresheets, services
+from scoring import services
+from scoring.printing import scoresheets
 from tests.scoring.test_british_entry import FOUR, THREE, long_game
 
 PREVIEWS = Path(__file__).resolve().parents[2] / "build" / "pdf-previews"

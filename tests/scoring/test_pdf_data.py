@@ -6,7 +6,7 @@ import pytest
 
 from adjudication.engine.dealing import dealer_seats
 from adjudication.engine.rules import ruleset_from
-from scoring.pdf_data import (
+from scoring.printing.pdf_data import (
     EventHeader,
     RecordedDeal,
     RecordedResult,
@@ -21,7 +21,7 @@ from scoring.pdf_data import (
     standings_from_rows,
     tally,
 )
-from scoring.pdf_data import SheetPlayer as P
+from scoring.printing.pdf_data import SheetPlayer as P
 
 EVENT = EventHeader(name="Kingston Open", slug="kingston", venue="Liguanea", date_start=date(2026, 12, 5))
 JAMAICAN = ruleset_from("jamaican")

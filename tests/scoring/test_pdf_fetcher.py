@@ -12,8 +12,8 @@ from pathlib import Path
 import pypdf
 import pytest
 
-from scoring import scoresheets
-from scoring.pdf_fetcher import BASE_URL, AppFilesFetcher, RefusedURL
+from scoring.printing import scoresheets
+from scoring.printing.pdf_fetcher import BASE_URL, AppFilesFetcher, RefusedURL
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 

@@ -17,8 +17,9 @@ from pypdf import PdfReader
 from adjudication import services as adjudication_services
 from adjudication.engine.rules import ruleset_from
 from adjudication.engine.simulator import simulate_sheet
-from scoring import pdf_data, scoresheets, services, sheets
+from scoring import services, sheets
 from scoring.models import Deal, GameSet, Table
+from scoring.printing import pdf_data, scoresheets
 from scoring.selectors import printed
 from tests.conftest import FOUR
 

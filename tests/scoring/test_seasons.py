@@ -212,7 +212,7 @@ def test_the_season_standings_print_as_a_pdf(client, league, director):
 
 
 def test_the_printed_season_lists_each_events_points_and_brackets_those_not_counted(league, director):
-    from scoring.pdf_data import season_sheet
+    from scoring.printing.pdf_data import season_sheet
     from scoring.selectors.seasons import event_column, season_events, season_rows
 
     season = make_season(director, league[:2], best_of=1)

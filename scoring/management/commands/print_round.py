@@ -12,9 +12,9 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring import scoresheets
 from scoring.models import Event, Round
-from scoring.self_entry_print import sheet_codes
+from scoring.printing import scoresheets
+from scoring.printing.sheet_codes import sheet_codes
 
 
 class Command(BaseCommand):

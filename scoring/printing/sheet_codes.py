@@ -8,10 +8,10 @@ from collections.abc import Iterable
 
 from django.conf import settings
 
-from .models import Table
-from .selectors.self_entry import phone_path
-from .self_entry_codes import SheetCode, sheet_code
-from .services.self_entry import table_keys_ensure
+from ..models import Table
+from ..selectors.self_entry import phone_path
+from ..self_entry_codes import SheetCode, sheet_code
+from ..services.self_entry import table_keys_ensure
 
 
 def request_base_url(request) -> str:

@@ -1,8 +1,8 @@
 """What the printed sheets show, as plain frozen data.
 
 Pure builders (`blank_sheet`, `completed_sheet`, `card_key`, `seating_list`) take plain values and return
-the dataclasses below — the renderer in `scoring.scoresheets` needs nothing else, so the bench and the
-tests can print sheets without a database. The reads that gather them from a round, a table or an event
+the dataclasses below — the renderer in `scoring.printing.scoresheets` needs nothing else, so the bench and
+the tests can print sheets without a database. The reads that gather them from a round, a table or an event
 (a fixed number of queries whatever the number of tables) are `scoring.selectors.printed`.
 
 Seat positions are 1-based and clockwise (scoring.models); "page" wording belongs to the templates.

@@ -1,7 +1,7 @@
 """Printable PDFs: table sheets (blank and completed), round packs, standings and seating lists.
 
 Every renderer returns PDF bytes; views and commands only wrap them. Data comes from
-`scoring.selectors.printed` as `scoring.pdf_data` values (a fixed number of queries per document),
+`scoring.selectors.printed` as `scoring.printing.pdf_data` values (a fixed number of queries per document),
 then rendering is pure: a Django template builds ONE HTML
 document — a whole round pack is one document with a page break between tables, not one render per
 table merged — and WeasyPrint lays it out once.
@@ -20,11 +20,11 @@ from urllib.parse import quote
 
 from django.template.loader import get_template, render_to_string
 
-from .collector import collector_paused
+from ..collector import collector_paused
+from ..selectors import british_printed, printed
+from ..selectors.british_printed import BritishPrintedSheet
+from ..self_entry_codes import SheetCode
 from .pdf_data import SeasonSheet, Seating, StandingsSheet, TableSheet
-from .selectors import british_printed, printed
-from .selectors.british_printed import BritishPrintedSheet
-from .self_entry_codes import SheetCode
 
 CSS_TEMPLATE = "scoring/pdf/print.css"
 # Sheets are landscape (nine rows, three columns a player); lists are portrait.
@@ -91,7 +91,7 @@ def print_css(paper: str = "A4") -> str:
 
 def write_pdf(html: str) -> bytes:
     """Lay out one self-contained HTML document and return the PDF bytes. WeasyPrint may load nothing
-    but data: URLs and the app's own static files (`scoring.pdf_fetcher`)."""
+    but data: URLs and the app's own static files (`scoring.printing.pdf_fetcher`)."""
     # Imported here, not at the top: loading WeasyPrint and Pango takes most of a second, which
     # every page, command and worker would otherwise pay at start-up without printing anything.
     from weasyprint import HTML
