@@ -117,7 +117,8 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several directors save at once: WAL lets readers go on while one writer writes, and IMMEDIATE
     # transactions queue writers instead of failing with "database is locked". The version check in
-    # the services still decides who wins (TOOLING-NOTES: the last write would otherwise win).
+    # the services still decides who wins: the last write would otherwise win (docs/ARCHITECTURE.md,
+    # "Libraries: facts we rely on").
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,

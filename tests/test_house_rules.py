@@ -1,4 +1,4 @@
-"""The house rules for imports (HOUSE-STYLE.md "Import rule"), read from the code itself.
+"""The house rules for imports (docs/ARCHITECTURE.md, "The import rule"), read from the code itself.
 
 - no cycle between any two project modules, imports inside functions included (a package's
   ``__init__`` re-exporting its own modules is not a cycle: inside ``pkg``, importing ``pkg.sub`` is

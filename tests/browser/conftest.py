@@ -1,6 +1,6 @@
 """Real-browser tests: Debian's Chromium driven by Playwright's sync API against pytest-django's
-live server (TOOLING-NOTES, "Browser tests"). Nothing downloads a browser: `make test` installs the
-Debian `chromium` package when it is missing.
+live server (docs/ARCHITECTURE.md, "Libraries: facts we rely on"). Nothing downloads a browser:
+`make test` installs the Debian `chromium` package when it is missing.
 
 A missing Chromium fails the run (the browser test is part of the product's promise); set
 KALOOKI_SKIP_BROWSER=1 to skip these tests on a machine that cannot have one.

@@ -1,4 +1,4 @@
-"""The examples in the engine's docstrings run and hold (HOUSE-STYLE.md: doctests on public functions)."""
+"""The examples in the engine's docstrings run and hold (docs/ARCHITECTURE.md rule 1)."""
 
 from __future__ import annotations
 

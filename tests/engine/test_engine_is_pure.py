@@ -1,4 +1,4 @@
-"""The engine is pure Python: standard library only, never Django or the scoring app (HOUSE-STYLE.md)."""
+"""The engine is pure Python: standard library only, never Django or scoring (docs/ARCHITECTURE.md rule 1)."""
 
 from __future__ import annotations
 
