@@ -1,4 +1,4 @@
-"""Rulings, appeals and the audit log (issue 5). Thin views (HOUSE-STYLE rule 6): fetch → authorise →
+"""Rulings, appeals and the audit log (issue 5). Thin views (docs/ARCHITECTURE.md rule 6): fetch → authorise →
 one service call → message and redirect. A refused call re-renders the page with the service's message
 beside the field it names (400), or above the form when someone else changed the data first (409).
 

@@ -1,6 +1,6 @@
 """The director's pages: an event's dashboard and each table's entry page (issue 3, "Director entry").
 
-Every view is thin (HOUSE-STYLE rule 6): fetch → authorise (`director_required`) → one service call →
+Every view is thin (docs/ARCHITECTURE.md rule 6): fetch → authorise (`director_required`) → one service call →
 message and redirect. A refused call re-renders the page with the service's message beside the field it
 names (400), or above the form when someone else changed the data first (409, `StaleEdit`).
 """

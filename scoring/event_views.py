@@ -1,6 +1,6 @@
 """The organiser's pages: set an event up, change it, clone it — without the Django admin (issue 11).
 
-Thin views (HOUSE-STYLE rule 6): `organiser_required` (and, for an existing event, directing it), one
+Thin views (docs/ARCHITECTURE.md rule 6): `organiser_required` (and, for an existing event, directing it), one
 service call (`event_create`, `event_update`, `event_clone`), a message and a redirect; a refusal shows
 the form again with the service's message beside the field it names.
 """

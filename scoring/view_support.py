@@ -1,5 +1,5 @@
 """What the director's pages (`scoring.entry_views`) and the adjudication pages share: the set a URL
-names, the seated players, and a posted form taken to its one service call (HOUSE-STYLE rule 6).
+names, the seated players, and a posted form taken to its one service call (docs/ARCHITECTURE.md rule 6).
 
 A refused call puts the service's message beside the field it names and shows the page again with 400,
 or 409 when someone else changed the data first (`StaleEdit`).

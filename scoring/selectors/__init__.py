@@ -1,4 +1,4 @@
-"""Every read a screen, a PDF or a command needs (HOUSE-STYLE rule 5), one module a screen.
+"""Every read a screen, a PDF or a command needs (docs/ARCHITECTURE.md rule 5), one module a screen.
 
 Each function runs a fixed number of queries whatever the event size (aggregates in SQL, then a small
 Python pass). Screens get frozen rows (`SetPage`, `PlayerHistory`, `RoundStatus` …); the standings and

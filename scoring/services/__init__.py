@@ -1,4 +1,4 @@
-"""Every write to the tournament's data (HOUSE-STYLE rule 4), one module a topic.
+"""Every write to the tournament's data (docs/ARCHITECTURE.md rule 4), one module a topic.
 
 Each service takes keyword arguments only, runs in one transaction, locks the row it changes
 (`select_for_update`, a real lock on PostgreSQL), refuses a stale save with `StaleEdit` (which names who
