@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from adjudication.engine.rules import AnyRuleSet, InvalidRuleSet, ruleset_from
 
+from .games import Game, family_of_preset, game_of_family
 from .names import name_key
 
 # Tie-break keys (SCORESHEET.md "Standings as data"): key -> True when a lower value is better.
@@ -118,6 +119,11 @@ class Event(models.Model):
             return ruleset_family(self.ruleset_preset)
 
     @property
+    def game(self) -> Game:
+        """What this event's game does differently: its words, formats, pages (`scoring.games`)."""
+        return game_of_family(self.family)
+
+    @property
     def is_knockout(self) -> bool:
         return self.format == self.Format.KNOCKOUT
 
@@ -183,24 +189,17 @@ class Event(models.Model):
 
 def ruleset_family(preset: str) -> str:
     """The family a preset name belongs to (engine data), "" for an unknown name."""
-    try:
-        return ruleset_from(preset).family
-    except InvalidRuleSet:
-        return ""
+    return family_of_preset(preset)
 
 
 def errors_for_format(event: Event, family: str | None, errors: dict[str, list[str]]) -> None:
-    """What a ruleset family allows of the formats: a British game has no set total, so no cumulative
-    event; placement points are British only, and their list is checked."""
-    if family == "british" and event.format == Event.Format.CUMULATIVE:
-        errors.setdefault("format", []).append(
-            "A British Kalooki event cannot be cumulative: a game has a finishing order, not a set total "
-            "to add up. Choose knock-out or placement points."
-        )
-    if family == "jamaican" and event.format == Event.Format.PLACEMENT:
-        errors.setdefault("format", []).append(
-            "Placement points are for British Kalooki games; a Jamaican event is cumulative or knock-out."
-        )
+    """What the event's game allows of the formats (`Game.format_problem`: a game ranked by its
+    finishing order has no set total, so no cumulative event; placement points are for such games), and
+    the placement points' list."""
+    if family:
+        problem = game_of_family(family).format_problem(event.format)
+        if problem:
+            errors.setdefault("format", []).append(problem)
     if event.placement_points and event.format != Event.Format.PLACEMENT:
         errors.setdefault("placement_points", []).append("Only placement events give points by place.")
     elif event.placement_points:

@@ -11,13 +11,12 @@ from typing import Any
 
 from django.db.models import Prefetch
 
-from adjudication.engine.british_sheet import british_result_as_dict
 from adjudication.engine.findings import Finding
 from adjudication.engine.sheet import FORMAT as SHEET_FORMAT
-from adjudication.engine.sheet import result_as_dict
 from adjudication.engine.validator import validate_data
 
-from .models import Deal, DealResult, GameSet, Seat, ruleset_family
+from .games import Game, game_of
+from .models import Deal, DealResult, GameSet, Seat
 
 
 def seats_of(game_set: GameSet) -> list[Seat]:
@@ -37,49 +36,19 @@ def deals_of(game_set: GameSet) -> list[Deal]:
     )
 
 
-def result_data(result: DealResult) -> dict[str, Any]:
-    return result_as_dict(
-        calls=result.calls,
-        penalty=result.penalty,
-        total=result.total_written,
-        hand=result.hand,
-        opened=result.opened,
-        overcall=result.overcall,
-        contract_error=result.contract_error,
-        other_points=result.other_points,
-        # The database keeps "" for no reason; the sheet leaves the field out.
-        other_reason=result.other_reason or None,
-    )
-
-
-def british_result_data(result: DealResult) -> dict[str, Any]:
-    """A British game's line as written: penalty, total, hand, opened, a buy-in with its reset value."""
-    return british_result_as_dict(
-        penalty=result.penalty,
-        total=result.total_written,
-        hand=result.hand,
-        opened=result.opened,
-        buy_in=result.buy_in,
-        reset_to=result.reset_to,
-    )
-
-
-def deal_as_data(
-    deal: Deal, names_by_position: Mapping[int, str], *, british: bool = False
-) -> dict[str, Any]:
-    """One deal in the `deals[]` shape of `kalooki-sheet/1` (results keyed by player name); with
-    `british`, a British game's hand (`kalookie` instead of `doubled`, buy-ins on the lines)."""
+def deal_as_data(deal: Deal, names_by_position: Mapping[int, str], game: Game) -> dict[str, Any]:
+    """One deal in the `deals[]` shape of `kalooki-sheet/1` (results keyed by player name), with the
+    fields `game` writes (a set's deal: calls and `doubled`; a game's hand: `kalookie`, buy-ins)."""
     data: dict[str, Any] = {"deal": deal.number}
     if deal.dealer is not None and deal.dealer in names_by_position:
         data["dealer"] = names_by_position[deal.dealer]
     if deal.void:
         data["void"] = True
     data["out"] = deal.out.player.name if deal.out_id else None
-    mark, marked = ("kalookie", deal.kalookie) if british else ("doubled", deal.doubled)
-    data[mark] = marked
-    as_line = british_result_data if british else result_data
+    marked = getattr(deal, game.mark)
+    data[game.mark] = marked
     results = sorted(deal.results.all(), key=lambda result: result.entry.player.name)
-    data["results"] = {result.entry.player.name: as_line(result) for result in results}
+    data["results"] = {result.entry.player.name: game.line_data(result) for result in results}
     if deal.void and not data["results"] and data["out"] is None and not marked:
         data = {key: value for key, value in data.items() if key in ("deal", "dealer", "void")}
     return data
@@ -116,9 +85,8 @@ def sheet_from_rows(game_set: GameSet, seats: Sequence[Seat], deals: Sequence[De
     ]
     if substitutes:
         sheet["substitutes"] = substitutes
-    # A British game's hands have their own fields (kalookie, buy-ins), read by the British reader.
-    british = ruleset_family(event.ruleset_preset) == "british"
-    sheet["deals"] = [deal_as_data(deal, names, british=british) for deal in deals]
+    game = game_of(event)
+    sheet["deals"] = [deal_as_data(deal, names, game) for deal in deals]
     return sheet
 
 

@@ -208,11 +208,7 @@ def _write_round(event: Event, plan: RoundPlan, user, report: ImportReport) -> N
 
 
 def _verify(game_set: GameSet, plan: TablePlan, user) -> GameSet:
-    """A British game is verified (or ended, with its reason) by its own service."""
-    if game_set.table.round.event.family == "british":
-        return services.british_game_verify(
-            game_set=game_set, user=user, reason=plan.override_reason, acknowledge_warnings=True
-        )
+    """Verified as the archive says (a game still running is ended, with its reason)."""
     return services.set_verify(
         game_set=game_set, user=user, override_reason=plan.override_reason, acknowledge_warnings=True
     )

@@ -177,15 +177,15 @@ def render_table_sheet(
             raise TypeError("render_table_sheet() needs game_set= or table=")
         table = game_set.table
     event = table.round.event
-    if event.family == "british":
-        # British game sheets carry no self-entry code: self-entry takes Jamaican deals.
+    if event.game.of_hands:
+        # A game of hands' sheet carries no self-entry code: phones take sets' deals only.
         sheet = british_printed.british_table_sheet(table, completed=completed)
         return write_pdf(british_sheets_html([sheet], paper=event.paper))
     return write_pdf(sheets_html([printed.table_sheet(table, completed=completed)], codes=codes))
 
 
 def round_pack_html(*, round, completed: bool = False, codes: Mapping[int, SheetCode] | None = None) -> str:
-    if round.event.family == "british":
+    if round.event.game.of_hands:
         british = british_printed.british_round_sheets(round, completed=completed)
         return british_sheets_html(british, paper=round.event.paper)
     sheets = printed.round_sheets(round, completed=completed)
@@ -209,6 +209,12 @@ def render_round_sheets_in_parts(
 
     from .pdf_fetcher import BASE_URL, AppFilesFetcher
 
+    if round.event.game.of_hands:
+        # A game's sheets run to a second page; its packs are small (one game a table).
+        progress(0, 1, "laying out the sheets")
+        data = write_pdf(round_pack_html(round=round, completed=completed))
+        progress(1, 1, "ready")
+        return data
     sheets = printed.round_sheets(round, completed=completed)
     if not sheets:
         return write_pdf(sheets_html(sheets, paper=round.event.paper))
@@ -229,7 +235,7 @@ def render_round_sheets_in_parts(
 
 def render_standings(*, event, round_number: int | None = None, provisional: bool = False) -> bytes:
     """Event or round standings; the header row repeats on every page, the totals print once."""
-    if event.family == "british":
+    if event.game.of_hands:
         british = british_printed.british_standings_sheet(
             event, round_number=round_number, provisional=provisional
         )

@@ -20,9 +20,12 @@ from .standings import (
     KNOCKOUT_FIELDS,
     STANDINGS_FIELDS,
     Standings,
+    event_standings,
     knockout_qualifiers,
     standings,
+    standings_fields,
     standings_for_event,
+    standings_view,
 )
 from .standings_scope import CorrectedSet, RoundProgress, StandingsScope, standings_scope
 from .tables import (
@@ -56,6 +59,7 @@ __all__ = [
     "deal_preview",
     "director_worklist",
     "event_round_numbers",
+    "event_standings",
     "event_tables_status",
     "knockout_qualifiers",
     "player_history",
@@ -64,7 +68,9 @@ __all__ = [
     "round_tables_status",
     "set_grid",
     "standings",
+    "standings_fields",
     "standings_for_event",
     "standings_scope",
+    "standings_view",
     "tables_in_play",
 ]

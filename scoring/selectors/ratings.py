@@ -22,6 +22,7 @@ from typing import Any
 from django.core.cache import cache
 from django.db.models import Exists, OuterRef, Q, QuerySet, Sum
 
+from ..games import game_of_preset
 from ..models import (
     DealResult,
     Event,
@@ -32,11 +33,10 @@ from ..models import (
     Round,
     Season,
     Seat,
-    ruleset_family,
 )
 from ..ratings import PROVISIONAL_BELOW, Match, competition_ranks
-from .british_standings import british_places, british_standings
-from .standings import standings_for_event
+from .british_standings import british_places
+from .standings import event_standings
 
 # Part of every fingerprint: a change to how ratings are computed makes every stored list out of date.
 RATING_METHOD = "openskill 6.2 BradleyTerryFull defaults; counted sets in date, round, table order; v1"
@@ -125,20 +125,20 @@ def rated_sets(events: QuerySet[Event] | None = None) -> RatedSets:
         )
     )  # fmt: skip
     days: dict[int, Any] = {}
-    british: list[int] = []
+    by_order: list[int] = []
     for pk, day, preset in (events if events is not None else Event.objects.all()).values_list(
         "pk", "date_start", "ruleset_preset"
     ):
         days[pk] = day
-        if ruleset_family(preset) == "british":
-            british.append(pk)
-    # A British game's ranks are its finishing order (BV8), not set totals.
-    places = british_places(counted.filter(table__round__event__in=british)) if british else {}
+        if game_of_preset(preset).of_hands:
+            by_order.append(pk)
+    # A game's ranks are its finishing order (BV8), not set totals.
+    places = british_places(counted.filter(table__round__event__in=by_order)) if by_order else {}
     who = player_identities()
     seated: dict[int, list[tuple[int, str, int, int]]] = {}
     keys: dict[int, tuple[str, int, int, int]] = {}
     for set_id, entry_id, position, player_id, event_id, number, table in seats:
-        total = places.get((set_id, entry_id)) if event_id in british else totals.get((set_id, entry_id))
+        total = places.get((set_id, entry_id)) if event_id in by_order else totals.get((set_id, entry_id))
         if total is None:
             continue  # seated, but no scored deal of theirs in the set
         if set_id not in seated:
@@ -219,10 +219,9 @@ def event_places(events: Iterable[Event]) -> list[EventPlaces]:
     for event in events:
         rows = kept.get(keys[event.pk])
         if rows is None:
-            read = british_standings if event.family == "british" else standings_for_event
             rows = [
                 (row["player_id"], row["entry_id"], row["place"], row["shared"])
-                for row in read(event, with_ids=True)
+                for row in event_standings(event, with_ids=True)
             ]
             cache.set(keys[event.pk], rows, PLACES_CACHE_SECONDS)
         found.append(EventPlaces(event.pk, rows))

@@ -22,7 +22,9 @@ from django.db.models import Count, F, Max, Q, Sum
 
 from adjudication.engine.rules import DEALS_PER_SET
 
+from ..games import game_of
 from ..models import TIEBREAKS, Deal, DealResult, Entry, Event, GameSet, Player, Round, Table
+from .british_standings import BRITISH_KNOCKOUT_FIELDS, PLACEMENT_FIELDS, british_standings
 from .standings_scope import StandingsScope, standings_scope
 
 STANDINGS_FIELDS = (
@@ -339,6 +341,38 @@ def standings_for_event(
 ) -> list[dict[str, Any]]:
     """The rows of `standings(...)` alone (two queries)."""
     return standings(event, round_number=round_number, provisional=provisional, with_ids=with_ids).rows
+
+
+def standings_view(event: Event, *, round_number: int | None = None, provisional: bool = False) -> Standings:
+    """Any game's standings view: what it counts (`scope`) and its rows, best first (`standings`, or a
+    game of hands' placement or knock-out rows)."""
+    if game_of(event).of_hands:
+        return Standings(
+            scope=standings_scope(event, round_number=round_number, provisional=provisional),
+            rows=british_standings(event, round_number=round_number, provisional=provisional),
+        )
+    return standings(event, round_number=round_number, provisional=provisional)
+
+
+def standings_fields(event: Event) -> tuple[str, ...]:
+    """The columns of the event's standings rows, in order (exports, the command)."""
+    if game_of(event).of_hands:
+        return BRITISH_KNOCKOUT_FIELDS if event.is_knockout else PLACEMENT_FIELDS
+    return KNOCKOUT_FIELDS if event.is_knockout else STANDINGS_FIELDS
+
+
+def event_standings(
+    event: Event,
+    *,
+    round_number: int | None = None,
+    provisional: bool = False,
+    with_ids: bool = False,
+) -> list[dict[str, Any]]:
+    """Any game's standings rows, best first: a set total's (`standings`) or, for a game ranked by its
+    finishing order, placement or knock-out rows (`british_standings`). The one door for callers that
+    only need the rows (seating by standings, ratings' places)."""
+    read = british_standings if game_of(event).of_hands else standings_for_event
+    return read(event, round_number=round_number, provisional=provisional, with_ids=with_ids)
 
 
 def knockout_qualifiers(event: Event, *, round_number: int) -> list[int]:

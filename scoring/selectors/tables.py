@@ -13,7 +13,8 @@ from django.db.models.functions import Coalesce
 
 from adjudication.engine.rules import DEALS_PER_SET
 
-from ..models import Deal, Entry, Event, GameSet, Round, Seat, Table, ruleset_family
+from ..games import game_of_preset
+from ..models import Deal, Entry, Event, GameSet, Round, Seat, Table
 
 
 @dataclass(frozen=True)
@@ -131,14 +132,11 @@ def _scored_deals(table_ref: str = "pk") -> Subquery:
     return Coalesce(Subquery(deals), 0)
 
 
-def british_game_over(scored: int, findings: object) -> bool:
-    """A British game with a scored hand and no GAME_UNFINISHED among its stored findings."""
-    codes = (
-        {item.get("code") for item in findings if isinstance(item, dict)}
-        if isinstance(findings, list)
-        else set()
-    )
-    return scored > 0 and "GAME_UNFINISHED" not in codes
+def stored_codes(findings: object) -> set[str]:
+    """The finding codes among a set's stored findings (JSON: a list of dicts)."""
+    if not isinstance(findings, list):
+        return set()
+    return {item["code"] for item in findings if isinstance(item, dict) and isinstance(item.get("code"), str)}
 
 
 def _table_rows(tables: QuerySet[Table], seats: QuerySet[Seat] | None) -> dict[int, list[TableStatus]]:
@@ -167,22 +165,21 @@ def _table_rows(tables: QuerySet[Table], seats: QuerySet[Seat] | None) -> dict[i
     )
     for table_id, round_id, number, scored, *game_set in fetched:
         set_id, status, errors, warnings, corrected, override, updated, preset, findings = game_set
-        british = ruleset_family(preset) == "british"
+        game = game_of_preset(preset)
         row = TableStatus(
             table_id=table_id,
             number=number,
             game_set_id=set_id,
             status=status,
             scored=scored,
-            # A British game is over when its findings no longer say it is unfinished (BV7).
-            finished=british_game_over(scored, findings) if british else scored >= DEALS_PER_SET,
+            finished=game.finished(scored=scored, codes=stored_codes(findings)),
             verified=status == GameSet.Status.VERIFIED,
             errors=errors or 0,
             warnings=warnings or 0,
             corrected=bool(corrected),
             overridden=bool(override),
             updated_at=updated,
-            deals_due=None if british else DEALS_PER_SET,
+            deals_due=game.deals_due,
         )
         rows[round_id].append(row)
         by_table[table_id] = row

@@ -6,9 +6,9 @@ changed what and when), validates with `full_clean()` and writes one audit entry
 `user` may be None (management commands); the audit entry then has no user.
 
 - `guards`: errors, the version check, the set lock, marking a change (shared by every write)
-- `british_games`: a British Kalooki game's hands, verifying or ending a game
 - `events` (create, change, clone, organisers, delete one made by mistake), `entries`, `rounds` (and
-  seating, substitutes), `deals`, `sets` (verify, reopen), `closing` (a round
+  seating, substitutes, knock-out qualifiers), `deals` (one `deal_record` for every game's deals and
+  hands), `sets` (one `set_verify`: verify, or end a game still running; reopen), `closing` (a round
   closes with its last verified table), `imports` (a CSV of players, a whole sheet),
   `players` (the admin's add, rename, delete; merging two records of one person), `accounts` (the
   admin's account changes, staff above all), `seasons`, `ratings` (the stored rating lists, computed
@@ -19,7 +19,6 @@ inside it import each other directly.
 """
 
 from .accounts import account_delete, account_save
-from .british_games import british_game_verify, british_hand_record
 from .closing import round_close, round_close_if_complete
 from .deals import DealDeletion, DealOutcome, deal_delete, deal_record
 from .entries import entry_add, entry_reinstate, entry_withdraw
@@ -64,8 +63,6 @@ __all__ = [
     "StaleEdit",
     "account_delete",
     "account_save",
-    "british_game_verify",
-    "british_hand_record",
     "deal_delete",
     "deal_record",
     "entry_add",

@@ -14,10 +14,9 @@ from adjudication import sheet_marks
 from adjudication.audit import acting_user, audit_record
 from adjudication.engine.dealing import next_deal_number, playing_position
 from adjudication.engine.findings import Finding
-from adjudication.engine.sheet import MAX_VOID_DEALS, DealRecord
 
-from ..deal_input import read_deal
 from ..errors import field_errors
+from ..games import Game, game_of
 from ..models import Deal, DealResult, GameSet, Seat
 from ..sheets import deal_as_data, deals_of, seats_of, sheet_from_rows
 from .guards import SetLocked, check_version, describe_set, locked_set, set_changed, stale_edit
@@ -39,17 +38,6 @@ class DealOutcome:
 # Foreign keys set from rows just read in the same transaction: checking them again would cost a
 # query each (the database constraints still hold).
 _RELATIONS = ("game_set", "out", "updated_by", "deal", "entry")
-_RESULT_FIELDS = (
-    "calls",
-    "hand",
-    "penalty",
-    "total_written",
-    "opened",
-    "overcall",
-    "contract_error",
-    "other_points",
-    "other_reason",
-)
 
 
 def deal_row(*, game_set: GameSet, deal: Deal | None, sequence: int, user, **fields: Any) -> Deal:
@@ -92,14 +80,16 @@ def store_results(deal: Deal, lines: Sequence[tuple[Any, Mapping[str, Any]]], fi
 
 def write_deal(
     *,
+    game: Game,
     game_set: GameSet,
     deal: Deal | None,
-    record: DealRecord,
+    record: Any,
     seats: Sequence[Seat],
     sequence: int,
     user,
 ) -> Deal:
-    """Save `record` (read by `deal_input`) as `deal`, or as a new deal at `sequence`, with its results."""
+    """Save `record` (read by `game.read`) as `deal`, or as a new deal at `sequence`, with its results:
+    the fields every game has, then those `game` says (a set's doubling, a game's kalookie and buy-ins)."""
     entries = {seat.entry.player.name: seat.entry for seat in seats}
     positions = {seat.entry.player.name: seat.position for seat in seats}
     deal = deal_row(
@@ -110,28 +100,11 @@ def write_deal(
         number=record.deal,
         void=record.void,
         out=entries[record.out] if record.out else None,
-        doubled=record.doubled,
         dealer=positions[record.dealer] if record.dealer else None,
+        **game.deal_fields(record),
     )
-    lines = [
-        (
-            entries[name],
-            {
-                "calls": result.calls,
-                "hand": result.hand,
-                "penalty": result.penalty,
-                "total_written": result.total,
-                "opened": result.opened,
-                "overcall": result.overcall,
-                "contract_error": result.contract_error,
-                "other_points": result.other_points,
-                # The database keeps "" for no reason.
-                "other_reason": result.other_reason or "",
-            },
-        )
-        for name, result in record.results.items()
-    ]
-    store_results(deal, lines, _RESULT_FIELDS)
+    lines = [(entries[name], game.line_values(line)) for name, line in record.results.items()]
+    store_results(deal, lines, game.result_fields)
     return deal
 
 
@@ -149,10 +122,11 @@ def in_playing_order(game_set: GameSet, deals: Sequence[Deal], placed: Deal, ind
         deal.sequence = position
 
 
-def deal_audit_data(deal: Deal, seats: Sequence[Seat]) -> dict[str, Any]:
-    """The deal as audit before/after data; `deal` with its results prefetched (see `_deals`)."""
+def deal_audit_data(deal: Deal, seats: Sequence[Seat], game: Game) -> dict[str, Any]:
+    """The deal as audit before/after data, whole (a hand keeps its buy-ins and reset values); `deal`
+    with its results prefetched (`deals_of`)."""
     names = {seat.position: seat.entry.player.name for seat in seats}
-    return {"sequence": deal.sequence, **deal_as_data(deal, names)}
+    return {"sequence": deal.sequence, **deal_as_data(deal, names, game)}
 
 
 @transaction.atomic
@@ -167,14 +141,18 @@ def deal_record(
     reason: str = "",
 ) -> DealOutcome:
     """Record a new deal (`deal=None`) or correct `deal`; either takes its number's place in playing order.
+    Every game's deals and hands come this way; what differs is asked of the event's `Game`.
 
-    `data` is one deal in the `kalooki-sheet/1` shape, results keyed by the seated players' names:
-    `{"deal": 3, "void": False, "out": "Ann", "doubled": False, "dealer": "Bob",
+    `data` is one deal in the `kalooki-sheet/1` shape, results keyed by the seated players' names.
+    A Jamaican deal: `{"deal": 3, "void": False, "out": "Ann", "doubled": False, "dealer": "Bob",
       "results": {"Bob": {"calls": 1, "hand": "AS 7D"} | {"calls": 1, "penalty": 22}, ...}}`
     with optional per-player `total` (as written), `opened`, `overcall`, `contract_error`,
-    `other_points`, `other_reason`. Without `penalty` the score is computed from `hand` (R14–R18);
-    the winner's is computed without a hand. `deal` defaults to the lowest deal number not yet scored
-    (a void deal's replay keeps its number). Form strings ("3", "true") are accepted (`deal_input`).
+    `other_points`, `other_reason`; without `penalty` the score is computed from `hand` (R14–R18), the
+    winner's without a hand. A British hand: `{"deal": 12, "out": "Ann", "kalookie": False,
+      "results": {"Ann": {}, "Bob": {"hand": "AH 9C"} | {"penalty": 22, "buy_in": True}, ...}}`
+    with optional `total`, `opened` and `reset_to` (left blank, a buy-in's reset value is computed, B7).
+    The number defaults to the one due next (a void deal's replay keeps its number). Form strings
+    ("3", "true") are accepted (`deal_input`).
 
     Drafts with error findings are saved; the set's findings are returned. Raises ValidationError
     (naming the field, e.g. `results.Bob.calls`), SetLocked for a verified set, StaleEdit when
@@ -185,6 +163,8 @@ def deal_record(
     """
     game_set = locked_set(game_set)
     event = game_set.table.round.event
+    game = game_of(event)
+    word = game.deal_word
     if game_set.is_verified:
         raise SetLocked(game_set)
     if deal is None:
@@ -196,29 +176,41 @@ def deal_record(
     if deal is not None:
         current = next((row for row in deals if row.pk == deal.pk), None)
         if current is None:
-            raise ValidationError("That deal is not part of this set (it may have been deleted).")
-        check_version(current, expected_version, what=f"deal {current.number}")
+            raise ValidationError(f"That {word} is not part of this {game.unit} (it may have been deleted).")
+        check_version(current, expected_version, what=f"{word} {current.number}")
     others = [row for row in deals if row is not current]
     played = [(row.number, row.void) for row in others]
-    default_number = current.number if current else next_deal_number(played)
-    if isinstance(data, Mapping) and data.get("deal") in (None, "") and default_number is None:
-        raise ValidationError("All nine deals of this set are recorded; correct one instead.")
     rules = event.ruleset()
-    record = read_deal(data, players=names, rules=rules, default_number=default_number)
+    if current is not None:
+        default_number = current.number
+    else:
+        state = game.state(sheet_from_rows(game_set, seats, others)) if game.tracks_state else None
+        default_number = game.number_due(played=played, state=state, data=data)
+    record = game.read(data, players=names, rules=rules, default_number=default_number)
+    game.check_number(record, rules)
     if not record.void:
         clash = next((row for row in others if row.number == record.deal and not row.void), None)
         if clash is not None:
             if current is None:
-                raise stale_edit(clash, what=f"deal {clash.number}", expected=None, current=None)
-            raise field_errors({"deal": f"Deal {record.deal} is already recorded in this set."})
-    elif sum(1 for row in others if row.void) >= MAX_VOID_DEALS:
-        raise field_errors({"void": f"A set holds at most {MAX_VOID_DEALS} void deals."})
-    before = deal_audit_data(current, seats) if current else None
+                raise stale_edit(clash, what=f"{word} {clash.number}", expected=None, current=None)
+            raise field_errors(
+                {"deal": f"{word.capitalize()} {record.deal} is already recorded in this {game.unit}."}
+            )
+    elif game.max_void_deals is not None and sum(1 for row in others if row.void) >= game.max_void_deals:
+        raise field_errors({"void": f"A {game.unit} holds at most {game.max_void_deals} void {word}s."})
+    if game.tracks_state:
+        # What the paper leaves to arithmetic (a buy-in's reset value) follows the hands before this one.
+        earlier = [row for row in others if row.number < record.deal and not row.void]
+        record = game.prepare(
+            record, state=game.state(sheet_from_rows(game_set, seats, earlier)), rules=rules
+        )
+    before = deal_audit_data(current, seats, game) if current else None
     # A deal's place in playing order follows its number; a void deal goes just before its replay.
     index = playing_position(played, record.deal, record.void)
     try:
         with transaction.atomic():
             saved = write_deal(
+                game=game,
                 game_set=game_set,
                 deal=current,
                 record=record,
@@ -228,16 +220,17 @@ def deal_record(
             )
             in_playing_order(game_set, others, saved, index)
     except IntegrityError as exc:
-        raise ValidationError(f"The deal could not be saved: {exc}") from exc
-    sheet_marks.rulings_sync_from_results(deal=saved, user=user, rules=rules)
+        raise ValidationError(f"The {word} could not be saved: {exc}") from exc
+    if game.marks_make_rulings:
+        sheet_marks.rulings_sync_from_results(deal=saved, user=user, rules=rules)
     deals = deals_of(game_set)
-    after = deal_audit_data(next(row for row in deals if row.pk == saved.pk), seats)
+    after = deal_audit_data(next(row for row in deals if row.pk == saved.pk), seats, game)
     verb = "corrected" if current else "recorded"
     sheet = sheet_from_rows(game_set, seats, deals)
-    findings = set_changed(game_set, user, f"deal {saved.number} {verb}", sheet=sheet)
+    findings = set_changed(game_set, user, f"{word} {saved.number} {verb}", sheet=sheet)
     audit_record(
         event=event,
-        action=f"kalooki.deal.{verb}",
+        action=game.action(verb),
         user=user,
         obj=saved,
         before=before,
@@ -259,20 +252,22 @@ class DealDeletion:
     withdrawn: int
     next_number: int | None
     findings: list[Finding]
+    word: str = "deal"
 
     def describe(self) -> str:
         """What happened, in the director's words (nothing moved but the playing order closing up)."""
+        word = self.word
         if self.void:
-            text = f"Void deal {self.number} deleted."
+            text = f"Void {word} {self.number} deleted."
         else:
-            text = f"Deal {self.number} deleted: it is due again."
+            text = f"{word.capitalize()} {self.number} deleted: it is due again."
         if self.later:
             numbers = ", ".join(str(number) for number in self.later)
-            text += f" The deals played after it ({numbers}) keep their numbers."
+            text += f" The {word}s played after it ({numbers}) keep their numbers."
         if self.withdrawn:
             text += f" {self.withdrawn} ruling{'s' if self.withdrawn != 1 else ''} on it withdrawn."
         if self.next_number is not None:
-            text += f" Next to enter: deal {self.next_number}."
+            text += f" Next to enter: {word} {self.next_number}."
         return text
 
 
@@ -285,18 +280,20 @@ def deal_delete(*, deal: Deal, user, reason: str, expected_version: int | None =
     game_set = locked_set(deal.game_set)
     if game_set.is_verified:
         raise SetLocked(game_set)
+    event = game_set.table.round.event
+    game = game_of(event)
+    word = game.deal_word
     reason = (reason or "").strip()
     if not reason:
-        raise field_errors({"reason": "Say why the deal is deleted."})
+        raise field_errors({"reason": f"Say why the {word} is deleted."})
     deals = deals_of(game_set)
     current = next((row for row in deals if row.pk == deal.pk), None)
     if current is None:
-        raise ValidationError("That deal has already been deleted.")
-    check_version(current, expected_version, what=f"deal {current.number}")
-    event = game_set.table.round.event
+        raise ValidationError(f"That {word} has already been deleted.")
+    check_version(current, expected_version, what=f"{word} {current.number}")
     seats = seats_of(game_set)
-    before = deal_audit_data(current, seats)
-    what = f"{'void ' if current.void else ''}deal {current.number}"
+    before = deal_audit_data(current, seats, game)
+    what = f"{'void ' if current.void else ''}{word} {current.number}"
     withdrawn = sheet_marks.rulings_withdraw_with_deals(
         deals=[current], user=user, event=event, reason=f"{what.capitalize()} deleted: {reason}"
     )
@@ -310,7 +307,7 @@ def deal_delete(*, deal: Deal, user, reason: str, expected_version: int | None =
     findings = set_changed(game_set, user, f"{what} deleted")
     audit_record(
         event=event,
-        action="kalooki.deal.deleted",
+        action=game.action("deleted"),
         user=user,
         obj=game_set,
         before=before,
@@ -325,4 +322,5 @@ def deal_delete(*, deal: Deal, user, reason: str, expected_version: int | None =
         withdrawn=withdrawn,
         next_number=next_deal_number(left),
         findings=findings,
+        word=word,
     )

@@ -13,15 +13,14 @@ from django.db import IntegrityError, transaction
 
 from adjudication import sheet_marks
 from adjudication.audit import audit_record
-from adjudication.engine.british_rules import BritishRuleSet
 from adjudication.engine.sheet import SheetError, parse_sheet
 
-from ..deal_input import as_int, as_text, storable
+from ..deal_input import as_int, as_text
 from ..errors import field_errors, prefixed_errors
+from ..games import game_of
 from ..models import Deal, Entry, Event, GameSet, Player, Seat
 from ..names import checked_name, name_key
 from ..sheets import seats_of, sheet_for_set
-from .british_games import british_hands_import
 from .deals import write_deal
 from .entries import name_taken, next_unseated_round
 from .guards import SetLocked, check_version, describe_set, locked_set, set_changed, touch_results
@@ -408,28 +407,29 @@ def sheet_import(
         game_set.table.first_dealer = names.index(sheet.first_dealer) + 1
         game_set.table.save(update_fields=["first_dealer"])
     _apply_substitutes(seats, data.get("substitutes") or [], event)
-    if isinstance(rules, BritishRuleSet):
-        # A British game sheet: its hands have their own fields (kalookie, buy-ins) and no rulings.
-        british_hands_import(game_set=game_set, seats=seats, hands=data["deals"], rules=rules, user=user)
-    else:
-        for index, read in enumerate(sheet.deals):
-            where = f"deals[{index}]"
-            # The engine read the whole sheet (the spec's limits); storing each deal needs the rest.
-            record = storable(read, rules=rules, path=where)
-            with transaction.atomic():
-                try:
-                    deal = write_deal(
-                        game_set=game_set,
-                        deal=None,
-                        record=record,
-                        seats=seats,
-                        sequence=index + 1,
-                        user=user,
-                    )
-                except IntegrityError:
-                    raise field_errors({f"{where}.deal": f"deal {record.deal} is scored twice"}) from None
-                except ValidationError as exc:
-                    raise prefixed_errors(exc, where) from None
+    game = game_of(event)
+    for index, read in enumerate(sheet.deals):
+        where = f"deals[{index}]"
+        # The engine read the whole sheet (the spec's limits); storing each deal needs the rest.
+        record = game.stored(read, data["deals"][index], players=names, rules=rules, path=where)
+        with transaction.atomic():
+            try:
+                deal = write_deal(
+                    game=game,
+                    game_set=game_set,
+                    deal=None,
+                    record=record,
+                    seats=seats,
+                    sequence=index + 1,
+                    user=user,
+                )
+            except IntegrityError:
+                raise field_errors(
+                    {f"{where}.deal": f"{game.deal_word} {record.deal} is scored twice"}
+                ) from None
+            except ValidationError as exc:
+                raise prefixed_errors(exc, where) from None
+        if game.marks_make_rulings:
             sheet_marks.rulings_sync_from_results(deal=deal, user=user, rules=rules)
     set_changed(game_set, user, "sheet imported")
     audit_record(

@@ -17,10 +17,10 @@ from adjudication.audit import acting_user, audit_record
 
 from .. import seating
 from ..errors import field_errors
+from ..games import game_of
 from ..models import Deal, Entry, Event, GameSet, Round, Seat, Table
-from ..selectors import knockout_qualifiers, standings_for_event
-from ..selectors.british_standings import british_standings
-from .british_games import british_qualifiers
+from ..selectors import event_standings, knockout_qualifiers
+from ..selectors.british_standings import british_knockout_cuts
 from .guards import SetLocked, check_version, describe_set, locked_set, set_changed, touch_results
 
 
@@ -106,17 +106,16 @@ def _seating_order(rnd: Round, method: str, rng, user=None, *, provisional: bool
                 f"Round {rnd.number - 1} has {unverified} set(s) not yet verified: "
                 "who goes through is not known yet."
             )
-        if event.family == "british":
-            previous = british_qualifiers(event=event, round_number=rnd.number - 1, rng=rng, user=user)
+        if game_of(event).of_hands:
+            previous = order_qualifiers(event=event, round_number=rnd.number - 1, rng=rng, user=user)
         else:
             previous = knockout_qualifiers(event, round_number=rnd.number - 1)
         return [by_id[entry_id] for entry_id in previous if entry_id in by_id]
     # Over an open round the director confirmed, the provisional standings (every set with a scored
     # deal): the official ones count closed rounds only, so they would rank nobody and draw at random.
-    read = british_standings if event.family == "british" else standings_for_event
     ranked = [
         by_id[row["entry_id"]]
-        for row in read(event, provisional=provisional, with_ids=True)
+        for row in event_standings(event, provisional=provisional, with_ids=True)
         if row["entry_id"] in by_id
     ]
     # Late entries and players without a counted set go after the ranked players, drawn at random.
@@ -474,3 +473,32 @@ def _substitute_data(seat: Seat) -> dict[str, Any]:
         "substitute": seat.substitute.player.name if seat.substitute else None,
         "from_deal": seat.substitute_from,
     }
+
+
+def order_qualifiers(*, event, round_number: int, rng, user) -> list[int]:
+    """Entry ids who go through from a knock-out round of games of hands, best first: at each game the
+    first `advance` of its finishing order; players tied at the cut on place and that game's penalties go
+    through by a lot drawn with `rng` (the round's recorded seed), each lot in the audit log."""
+    through: list[int] = []
+    names = dict(event.entries.values_list("pk", "player__name"))
+    for cut in british_knockout_cuts(event, round_number=round_number):
+        through += cut.through
+        if not cut.tied:
+            continue
+        drawn = rng.sample(sorted(cut.tied), cut.places)
+        through += [entry_id for entry_id in cut.tied if entry_id in drawn]
+        audit_record(
+            event=event,
+            action="kalooki.round.lot_drawn",
+            user=user,
+            obj=GameSet.objects.get(pk=cut.game_set_id),
+            before=None,
+            after={
+                "round": round_number,
+                "table": cut.table_number,
+                "tied": sorted(names[entry_id] for entry_id in cut.tied),
+                "through": sorted(names[entry_id] for entry_id in drawn),
+            },
+            reason="a tie at the knock-out cut: same place, same penalties in the game",
+        )
+    return through

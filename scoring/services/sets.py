@@ -9,11 +9,11 @@ from django.utils import timezone
 
 from adjudication.audit import acting_user, audit_record
 from adjudication.engine.findings import format_finding
-from adjudication.engine.rules import DEALS_PER_SET
 
 from ..errors import field_errors
-from ..models import Deal, GameSet
-from ..sheets import findings_for_set
+from ..games import game_of
+from ..models import GameSet
+from ..sheets import deals_of, findings_for_set, seats_of, sheet_from_rows
 from .closing import round_close_if_complete
 from .guards import check_version, describe_set, locked_set, sentence, set_changed
 
@@ -27,38 +27,37 @@ def set_verify(
     override_reason: str = "",
     acknowledge_warnings: bool = False,
 ) -> GameSet:
-    """Verify a set so it counts in the official standings.
+    """Verify a set (or a game) so it counts in the official standings; the round's last closes it.
 
-    Refused before 9 scored deals or with error findings unless `override_reason` is given (the
-    signed paper sheet is authoritative; the override is recorded and shown publicly). Warnings must
-    be acknowledged (`acknowledge_warnings=True`); they are stored with the set.
+    What stands in the way is the event's game's to say (`Game.verdict`): a Jamaican set before nine
+    scored deals (R21); a British game still running, which the director then **ends** (its players
+    still in placed by lower total, BV8). That, and any error finding, needs a written
+    `override_reason` (the signed paper sheet is authoritative; the reason is recorded and shown
+    publicly). Warnings must be acknowledged (`acknowledge_warnings=True`); they are stored with the set.
     """
     game_set = locked_set(game_set)
     what = describe_set(game_set)
     check_version(game_set, expected_version, what=what)
     if game_set.is_verified:
         raise ValidationError(f"{sentence(what)} is already verified.")
-    findings = findings_for_set(game_set)
-    scored = Deal.objects.filter(game_set=game_set, void=False).count()
-    errors = [finding for finding in findings if finding.severity == "error"]
-    warnings = [finding for finding in findings if finding.severity == "warning"]
+    game = game_of(game_set.table.round.event)
+    seats = seats_of(game_set)
+    deals = deals_of(game_set)
+    sheet = sheet_from_rows(game_set, seats, deals)
+    findings = findings_for_set(game_set, sheet=sheet)
+    verdict = game.verdict(deals=deals, state=game.state(sheet))
+    errors = [finding for finding in findings if finding.is_error]
+    warnings = [finding for finding in findings if not finding.is_error]
     override_reason = override_reason.strip()
-    problems = []
-    if scored < DEALS_PER_SET:
-        problems.append(f"only {scored} of {DEALS_PER_SET} deals are scored")
-    problems += [format_finding(finding) for finding in errors]
+    problems = [*verdict.problems, *(format_finding(finding) for finding in errors)]
     if problems and not override_reason:
         raise ValidationError(
-            [
-                f"The set cannot be verified: {problems[0]}.",
-                *problems[1:],
-                "A director may override with a written reason.",
-            ],
+            [f"The {game.unit} cannot be verified: {problems[0]}.", *problems[1:], game.override_hint],
             code="findings",
         )
-    # SET_INCOMPLETE repeats "fewer than 9 deals", which the override already covers.
+    # The "not finished" warning repeats what the override already covers.
     to_acknowledge = [
-        finding for finding in warnings if not (override_reason and finding.code == "SET_INCOMPLETE")
+        finding for finding in warnings if not (override_reason and finding.code == game.unfinished_code)
     ]
     if to_acknowledge and not acknowledge_warnings:
         raise ValidationError(
@@ -72,19 +71,22 @@ def set_verify(
     game_set.override_reason = override_reason if problems else ""
     game_set.acknowledged_warnings = [finding.as_dict() for finding in to_acknowledge]
     game_set.full_clean()
-    set_changed(game_set, user, "verified")
+    set_changed(game_set, user, "ended by the director" if verdict.ends_game else "verified")
+    after = {
+        "status": GameSet.Status.VERIFIED,
+        "override_reason": game_set.override_reason,
+        "overridden": problems if game_set.override_reason else [],
+        "acknowledged_warnings": game_set.acknowledged_warnings,
+    }
+    if game.tracks_state:
+        after["still_in"] = list(verdict.still_in)
     audit_record(
         event=game_set.table.round.event,
-        action="kalooki.set.verified",
+        action="kalooki.game.ended" if verdict.ends_game else "kalooki.set.verified",
         user=user,
         obj=game_set,
         before={"status": GameSet.Status.IN_PLAY},
-        after={
-            "status": GameSet.Status.VERIFIED,
-            "override_reason": game_set.override_reason,
-            "overridden": problems if game_set.override_reason else [],
-            "acknowledged_warnings": game_set.acknowledged_warnings,
-        },
+        after=after,
         reason=game_set.override_reason,
     )
     # The round's last seated table verified: the round closes, in this transaction.
@@ -105,7 +107,8 @@ def set_reopen(*, game_set: GameSet, user, reason: str, expected_version: int | 
     if not game_set.is_verified:
         raise ValidationError(f"{sentence(what)} is not verified.")
     if not reason or not reason.strip():
-        raise field_errors({"reason": "Say why the verified set is reopened."})
+        unit = game_of(game_set.table.round.event).unit
+        raise field_errors({"reason": f"Say why the verified {unit} is reopened."})
     before = {
         "status": game_set.status,
         "verified_by": game_set.verified_by.get_username() if game_set.verified_by else None,

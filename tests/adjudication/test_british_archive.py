@@ -30,16 +30,16 @@ def british_event(make_event, make_table, director):
     finished = make_table(rnd, FOUR)
     sheet = simulate_british_sheet(11, FOUR, rules=event.ruleset(), dealers=False)
     for hand in sheet["deals"]:
-        services.british_hand_record(game_set=finished, user=director, data=hand)
+        services.deal_record(game_set=finished, user=director, data=hand)
     finished.refresh_from_db()
-    services.british_game_verify(game_set=finished, user=director, expected_version=finished.version)
+    services.set_verify(game_set=finished, user=director, expected_version=finished.version)
     running = make_table(rnd, ("Eve", "Fay", "Gus"))
     part = simulate_british_sheet(12, ("Eve", "Fay", "Gus"), rules=event.ruleset(), hands=3, dealers=False)
     for hand in part["deals"]:
-        services.british_hand_record(game_set=running, user=director, data=hand)
+        services.deal_record(game_set=running, user=director, data=hand)
     running.refresh_from_db()
-    services.british_game_verify(
-        game_set=running, user=director, expected_version=running.version, reason="Time"
+    services.set_verify(
+        game_set=running, user=director, expected_version=running.version, override_reason="Time"
     )
     return event
 

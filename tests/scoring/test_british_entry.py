@@ -162,7 +162,7 @@ def test_a_stale_hand_is_refused(as_director, british_game):
 
 
 def test_a_running_game_is_ended_by_the_director_with_a_reason(as_director, british_game, director):
-    services.british_hand_record(
+    services.deal_record(
         game_set=british_game,
         user=director,
         data={"deal": 1, "out": "Ann", "results": {"Ann": {}, "Bob": {"penalty": 40}, "Cy": {"penalty": 12}}},
@@ -192,7 +192,7 @@ def test_a_simulated_game_of_twenty_hands_and_more_goes_through_the_service(make
     game_set = make_table(services.round_create(event=event, user=director), FOUR)
     sheet = long_game(event.ruleset(), FOUR)
     for hand in sheet["deals"]:
-        services.british_hand_record(game_set=game_set, user=director, data=hand)
+        services.deal_record(game_set=game_set, user=director, data=hand)
     game_set.refresh_from_db()
     assert game_set.error_count == 0, game_set.findings
     assert Deal.objects.filter(game_set=game_set, void=False).count() >= 20
@@ -204,7 +204,7 @@ def test_the_standings_and_the_table_page_show_the_finishing_order(
     from scoring.selectors.british_standings import british_standings
 
     for hand in GAME_TO_BOB:
-        services.british_hand_record(game_set=british_game, user=director, data=hand)
+        services.deal_record(game_set=british_game, user=director, data=hand)
     event = british_game.table.round.event
     # In play: nothing official yet; provisional counts the finished game. Ann (110) and Cy (115) went
     # out on the same hand: the lower total places better (BV8).
@@ -216,7 +216,7 @@ def test_the_standings_and_the_table_page_show_the_finishing_order(
         ("Cy", 3, 0, 0),
     ]
     british_game.refresh_from_db()
-    services.british_game_verify(game_set=british_game, user=director, expected_version=british_game.version)
+    services.set_verify(game_set=british_game, user=director, expected_version=british_game.version)
     event.refresh_from_db()
     with django_assert_max_num_queries(6):
         rows = british_standings(event)
@@ -245,9 +245,9 @@ def test_a_british_games_ranks_in_the_ratings_are_its_finishing_order(british_ga
     from scoring.selectors.ratings import event_places, rated_sets
 
     for hand in GAME_TO_BOB:
-        services.british_hand_record(game_set=british_game, user=director, data=hand)
+        services.deal_record(game_set=british_game, user=director, data=hand)
     british_game.refresh_from_db()
-    services.british_game_verify(game_set=british_game, user=director, expected_version=british_game.version)
+    services.set_verify(game_set=british_game, user=director, expected_version=british_game.version)
     (match,) = rated_sets().matches
     # Bob has the highest penalty sum (110) but won the game: first. By set totals he would not be.
     assert dict(zip(match.players, match.ranks, strict=True)) == {"name:Ann": 2, "name:Bob": 1, "name:Cy": 3}
@@ -262,7 +262,7 @@ def test_the_dashboard_counts_hands_and_lists_a_finished_game_to_verify(as_direc
         {"deal": 1, "out": "Ann", "results": {"Ann": {}, "Bob": {"penalty": 60}, "Cy": {"penalty": 95}}},
         {"deal": 2, "out": "Ann", "results": {"Ann": {}, "Bob": {"penalty": 50}, "Cy": {"penalty": 20}}},
     ):
-        services.british_hand_record(game_set=british_game, user=director, data=hand)
+        services.deal_record(game_set=british_game, user=director, data=hand)
     event = british_game.table.round.event
     page = as_director.get(reverse("scoring:direct", kwargs={"slug": event.slug})).content.decode()
     assert "2 hands" in page and "/ 9" not in page
@@ -274,7 +274,7 @@ def test_the_dashboard_counts_hands_and_lists_a_finished_game_to_verify(as_direc
 
 def test_every_public_page_of_a_british_event_answers(client, as_director, british_game, director):
     for hand in GAME_TO_BOB:
-        services.british_hand_record(game_set=british_game, user=director, data=hand)
+        services.deal_record(game_set=british_game, user=director, data=hand)
     event = british_game.table.round.event
     entry = event.entries.first()
     public = [
@@ -304,7 +304,7 @@ def test_every_public_page_of_a_british_event_answers(client, as_director, briti
 
 def test_the_projector_shows_a_british_events_points(client, british_game, director):
     for hand in GAME_TO_BOB:
-        services.british_hand_record(game_set=british_game, user=director, data=hand)
+        services.deal_record(game_set=british_game, user=director, data=hand)
     event = british_game.table.round.event
     page = client.get(f"/e/{event.slug}/projector/?provisional=1").content.decode()
     assert ">Points<" in page and ">Games<" in page
@@ -318,12 +318,12 @@ def test_verifying_a_rounds_last_game_closes_the_round_and_a_reopened_game_keeps
     from scoring.selectors.british_standings import british_standings
 
     for hand in GAME_TO_BOB:
-        services.british_hand_record(game_set=british_game, user=director, data=hand)
+        services.deal_record(game_set=british_game, user=director, data=hand)
     event = british_game.table.round.event
     page = client.get(reverse("scoring:standings", kwargs={"slug": event.slug})).content.decode()
     assert "no round complete yet" in page
     british_game.refresh_from_db()
-    services.british_game_verify(game_set=british_game, user=director, expected_version=british_game.version)
+    services.set_verify(game_set=british_game, user=director, expected_version=british_game.version)
     rnd = british_game.table.round
     rnd.refresh_from_db()
     assert rnd.closed_at is not None

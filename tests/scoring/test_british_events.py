@@ -92,7 +92,7 @@ def test_hands_past_nine_and_substitutes_from_a_late_hand(make_event, make_table
     event = make_event(ruleset_preset="british-501", format="placement")
     game_set = make_table(services.round_create(event=event, user=director), ("Ann", "Bob"))
     for number in range(1, 13):
-        services.british_hand_record(
+        services.deal_record(
             game_set=game_set,
             user=director,
             data={"deal": number, "out": "Ann", "results": {"Ann": {}, "Bob": {"penalty": 20}}},

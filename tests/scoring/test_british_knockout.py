@@ -27,9 +27,9 @@ def knockout(make_event, make_table, director):
 
 def finish(game_set, director, hands):
     for hand in hands:
-        services.british_hand_record(game_set=game_set, user=director, data=hand)
+        services.deal_record(game_set=game_set, user=director, data=hand)
     game_set.refresh_from_db()
-    services.british_game_verify(game_set=game_set, user=director, expected_version=game_set.version)
+    services.set_verify(game_set=game_set, user=director, expected_version=game_set.version)
 
 
 def test_the_first_two_of_each_game_go_through_and_a_tie_at_the_cut_is_drawn(knockout, director):

@@ -51,7 +51,7 @@ def club_night(make_event, director, make_table):
 
 def play(game_set, director, hands) -> None:
     for hand in hands:
-        services.british_hand_record(game_set=game_set, user=director, data=hand)
+        services.deal_record(game_set=game_set, user=director, data=hand)
     game_set.refresh_from_db()
 
 
@@ -83,7 +83,7 @@ def test_the_blank_sheet_has_the_boxes_the_values_and_rows_that_run_on(club_nigh
 
 def test_the_completed_sheet_shows_the_hands_the_buy_ins_and_the_finishing_order(club_night, director):
     play(club_night, director, SHORT_GAME)
-    services.british_game_verify(game_set=club_night, user=director, expected_version=club_night.version)
+    services.set_verify(game_set=club_night, user=director, expected_version=club_night.version)
     pdf = scoresheets.render_table_sheet(game_set=club_night, completed=True)
     save_preview(pdf, "british-completed")
     text = "\n".join(texts(pdf))

@@ -240,7 +240,7 @@ class Command(BaseCommand):
             sheet = simulate_british_sheet(seed, _names(game_set), rules=rules, hands=hands)
             services.sheet_import(game_set=game_set, user=director, data=sheet)
             if seed == 401:
-                services.british_game_verify(game_set=game_set, user=director, acknowledge_warnings=True)
+                services.set_verify(game_set=game_set, user=director, acknowledge_warnings=True)
         return event
 
     @staticmethod

@@ -9,8 +9,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from scoring.exports import spreadsheet_text
 from scoring.models import Event
-from scoring.selectors import KNOCKOUT_FIELDS, STANDINGS_FIELDS, Standings, standings, standings_scope
-from scoring.selectors.british_standings import BRITISH_KNOCKOUT_FIELDS, PLACEMENT_FIELDS, british_standings
+from scoring.selectors import standings_fields, standings_view
 
 
 def _csv_value(value):
@@ -39,17 +38,11 @@ class Command(BaseCommand):
             raise CommandError(f"No event with the slug {slug!r}.")
         if round_number is not None and round_number < 1:
             raise CommandError("--round must be 1 or more.")
-        british = event.family == "british"
-        if british:
-            # A British event's rows are its games' finishing orders (placement points or knock-out).
-            view = Standings(
-                scope=standings_scope(event, round_number=round_number, provisional=provisional),
-                rows=british_standings(event, round_number=round_number, provisional=provisional),
-            )
-        else:
-            view = standings(event, round_number=round_number, provisional=provisional)
+        # A game of hands' rows are its games' finishing orders (placement points or knock-out).
+        of_hands = event.game.of_hands
+        view = standings_view(event, round_number=round_number, provisional=provisional)
         rows = view.rows
-        if format == "text" and british:
+        if format == "text" and of_hands:
             self._write_british_text(event, rows, scope=view.scope)
             return
         if format == "text":
@@ -60,13 +53,9 @@ class Command(BaseCommand):
         if format == "json":
             self.stdout.write(json.dumps(rows, indent=2, ensure_ascii=False))
         else:
-            self._write_csv(rows, knockout=event.is_knockout, british=british)
+            self._write_csv(rows, fields=standings_fields(event))
 
-    def _write_csv(self, rows, *, knockout, british=False):
-        if british:
-            fields = BRITISH_KNOCKOUT_FIELDS if knockout else PLACEMENT_FIELDS
-        else:
-            fields = KNOCKOUT_FIELDS if knockout else STANDINGS_FIELDS
+    def _write_csv(self, rows, *, fields):
         # RFC 4180 line ends, as the pages' exports write: a carriage return inside a cell is then quoted.
         writer = csv.writer(self.stdout, lineterminator="\r\n")
         writer.writerow(fields)
