@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from django import forms
 
-from scoring.forms import AlertsMixin, VersionedForm
+from scoring.web.forms import AlertsMixin, VersionedForm
 
 from .models import Ruling
 

@@ -21,9 +21,9 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scoring.models import Deal, Entry, Event, GameSet, Table
-from scoring.permissions import director_required, user_directs
-from scoring.query import number_param, whole_number
-from scoring.view_support import game_set_or_404, post_form, seat_names
+from scoring.web.permissions import director_required, user_directs
+from scoring.web.query import number_param, whole_number
+from scoring.web.view_support import game_set_or_404, post_form, seat_names
 
 from . import services
 from .audit import NESTED_DEEPER, history_for, history_for_table, shown_name, table_scope, with_changes

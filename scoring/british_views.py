@@ -20,11 +20,11 @@ from django.views.decorators.http import require_POST
 
 from . import services
 from .british_forms import BritishHandEntry, GameVerifyForm, line_prefix
-from .forms import ReopenForm
 from .models import Deal, Event, GameSet
-from .permissions import director_required
 from .selectors.british_games import GamePage, british_game_page
-from .view_support import game_set_or_404, post_form, refusal_status
+from .web.forms import ReopenForm
+from .web.permissions import director_required
+from .web.view_support import game_set_or_404, post_form, refusal_status
 
 
 def table_url(event: Event, game_set: GameSet, name: str = "direct_table", **kwargs: Any) -> str:
@@ -129,7 +129,7 @@ def save_hand(request, event: Event, game_set: GameSet, *, sequence: int | None)
     if not entry.is_valid():
         return table_page(request, event, game_set, sequence=sequence, status=400, entry=entry)
     try:
-        outcome = services.british_hand_record(
+        outcome = services.deal_record(
             game_set=game_set,
             user=request.user,
             data=entry.as_hand_data(),
@@ -183,11 +183,11 @@ def game_verify(request, event: Event, number: int, table: int):
     return post_form(
         request,
         form,
-        call=lambda data: services.british_game_verify(
+        call=lambda data: services.set_verify(
             game_set=game_set,
             user=request.user,
             expected_version=data["version"],
-            reason=data["reason"],
+            override_reason=data["reason"],
             acknowledge_warnings=data["acknowledge"],
         ),
         done=lambda verified: (

@@ -23,7 +23,11 @@ from adjudication.forms import RulingIssueForm
 from adjudication.views import ruling_issue_post
 
 from . import background, british_views, selectors, services
-from .forms import (
+from .models import BackgroundJob, Deal, Entry, Event, GameSet, Round, Seat
+from .selectors import DealPreview, SetPage
+from .selectors import jobs as jobs_read
+from .selectors.self_entry import director_queue
+from .web.forms import (
     DealEntry,
     DeleteDealForm,
     EntryAddForm,
@@ -38,13 +42,9 @@ from .forms import (
     WithdrawForm,
     result_initial,
 )
-from .models import BackgroundJob, Deal, Entry, Event, GameSet, Round, Seat
-from .permissions import director_required, is_organiser
-from .query import number_param
-from .selectors import DealPreview, SetPage
-from .selectors import jobs as jobs_read
-from .selectors.self_entry import director_queue
-from .view_support import game_set_or_404, post_form, posted, refusal_status, seat_names
+from .web.permissions import director_required, is_organiser
+from .web.query import number_param
+from .web.view_support import game_set_or_404, post_form, posted, refusal_status, seat_names
 
 GET_POST = require_http_methods(["GET", "HEAD", "POST"])
 

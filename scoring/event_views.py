@@ -16,8 +16,8 @@ from django.views.decorators.http import require_http_methods
 from . import services
 from .event_forms import FROZEN_REASON, EventCloneForm, EventForm
 from .models import DEFAULT_TIEBREAKS, Event
-from .permissions import desk_event, is_organiser, organiser_required
-from .view_support import post_form, posted
+from .web.permissions import desk_event, is_organiser, organiser_required
+from .web.view_support import post_form, posted
 
 GET_POST = require_http_methods(["GET", "HEAD", "POST"])
 

@@ -15,10 +15,10 @@ from django.views.decorators.http import require_POST, require_safe
 
 from . import background
 from .models import BackgroundJob, Event
-from .permissions import director_required
-from .query import flag_param
 from .selectors.jobs import JobRow, event_job, job_file
-from .views import round_for
+from .web.lookups import round_for
+from .web.permissions import director_required
+from .web.query import flag_param
 
 Kind = BackgroundJob.Kind
 

@@ -6,24 +6,16 @@ standings and the seating list are public, like the pages they print.
 
 from __future__ import annotations
 
-from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
-from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_safe
 
 from .models import Event, Table
-from .permissions import director_required
 from .printing import scoresheets
-from .printing.sheet_codes import request_base_url, sheet_codes
-from .query import flag_param
-from .views import event_for, public_results_page, round_for, round_param, wants_provisional
-
-
-def pdf_response(data: bytes, filename: str) -> HttpResponse:
-    """The PDF shown in the browser (inline), saved under `filename` when downloaded."""
-    response = HttpResponse(data, content_type="application/pdf")
-    response["Content-Disposition"] = content_disposition_header(False, filename)
-    return response
+from .printing.sheet_codes import sheet_codes
+from .web.lookups import event_for, request_base_url, round_for, round_param, wants_provisional
+from .web.permissions import director_required
+from .web.query import flag_param
+from .web.responses import pdf_response, public_results_page
 
 
 def _table(event: Event, number: int, table: int) -> Table:

@@ -11,7 +11,7 @@ from django.utils.html import format_html
 from .models import Event
 from .printing.pdf_data import points_label
 from .selectors.seasons import event_column
-from .tables import NUM, WIDE, PlacesTable, RowsTable
+from .web.tables import NUM, WIDE, PlacesTable, RowsTable
 
 # A number column shown on wide screens only.
 WIDE_NUM = {part: {"class": "num wide-only"} for part in ("td", "th", "tf")}

@@ -17,13 +17,13 @@ from django.views.decorators.http import require_POST, require_safe
 from . import services
 from .charts import rating_chart
 from .models import Player, RatingList, Season
-from .permissions import is_organiser, season_organiser_required
 from .rating_tables import RatingTable
 from .season_forms import MergeForm
 from .selectors.ratings import PlayerRatingPage, player_rating_page, rating_rows
-from .tables import export_name
-from .view_support import post_form
-from .views import TableExportView
+from .web.permissions import is_organiser, season_organiser_required
+from .web.table_page import TableExportView
+from .web.tables import export_name
+from .web.view_support import post_form
 
 
 class RatingListView(TableExportView):

@@ -13,17 +13,17 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from . import services
 from .models import Season
-from .pdf_views import pdf_response
-from .permissions import is_organiser, season_organiser_required
 from .printing import scoresheets
 from .printing.pdf_data import season_sheet
 from .rating_tables import SeasonTable
 from .rating_views import RatingListView
 from .season_forms import SeasonForm
 from .selectors.seasons import event_column, season_events, season_rows
-from .tables import export_name
-from .view_support import post_form, posted
-from .views import TableExportView
+from .web.permissions import is_organiser, season_organiser_required
+from .web.responses import pdf_response
+from .web.table_page import TableExportView
+from .web.tables import export_name
+from .web.view_support import post_form, posted
 
 
 def season_for(slug: str) -> Season:

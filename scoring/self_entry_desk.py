@@ -13,13 +13,13 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from .entry_views import entry_mode, table_page
-from .forms import DealEntry
 from .models import Event, SelfEntryDeal, Table
-from .permissions import director_required
-from .printing.sheet_codes import request_base_url
 from .selectors.self_entry import director_queue, event_tables, table_keys
 from .services import self_entry as service
-from .view_support import refusal_status, seat_names
+from .web.forms import DealEntry
+from .web.lookups import request_base_url
+from .web.permissions import director_required
+from .web.view_support import refusal_status, seat_names
 
 
 def _back(event: Event):

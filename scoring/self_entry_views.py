@@ -24,12 +24,12 @@ from django.views.decorators.http import require_http_methods, require_POST
 from kalooki_tournament.ratelimit import client_ip
 
 from . import self_entry_limit
-from .forms import DealEntry
 from .models import Event, SelfEntryDeal, TableKey
 from .selectors.self_entry import PhonePage, key_for_short_code, key_for_token, phone_page, phone_path
 from .selectors.set_page import deal_preview
 from .services import self_entry as service
-from .view_support import refusal_status
+from .web.forms import DealEntry
+from .web.view_support import refusal_status
 
 DEVICE_COOKIE = "kalooki_device"
 DEVICE_AGE = 365 * 24 * 3600

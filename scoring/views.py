@@ -5,128 +5,23 @@ results stamp, which every service that changes a counted result bumps.
 
 from __future__ import annotations
 
-import hashlib
-from functools import wraps
-
-from django.conf import settings
 from django.core.cache import cache
-from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.utils.cache import patch_cache_control, patch_vary_headers
-from django.views.decorators.http import condition, require_safe
-from django.views.generic import TemplateView
-from django_tables2 import SingleTableMixin
-from django_tables2.export import ExportMixin
+from django.views.decorators.http import require_safe
 
 from . import background, british_views, selectors
-from .british_tables import BritishStandingsTable
 from .charts import running_total_chart
-from .exports import SafeTableExport
-from .filters import NameFilterForm, mark_matches
-from .models import BackgroundJob, Entry, Event, GameSet, Round
-from .page_cache import mark_shared
-from .permissions import directed_ids, is_organiser, user_directs
-from .query import flag_param, number_param, whole_number
+from .models import BackgroundJob, Entry, Event, GameSet
 from .selectors import event_round_numbers
 from .selectors.british_standings import british_standings
-from .tables import RoundTablesTable, SetGridTable, StandingsTable, export_name, grid_rows, shared_place
-
-# Pages change only with the event's results stamp (or its version); this bounds a stale entry's life
-# should anything else they show change without bumping either.
-PAGE_CACHE_SECONDS = 120
-
-
-def event_for(request, slug: str) -> Event:
-    """The page's event, fetched once per request (the conditional-GET check and the view share it)."""
-    event = getattr(request, "_kalooki_event", None)
-    if event is None or event.slug != slug:
-        event = get_object_or_404(Event, slug=slug)
-        request._kalooki_event = event
-    return event
-
-
-def is_anonymous_reader(request) -> bool:
-    """True when the page is the same for everyone: no account, no session, no pending message."""
-    if settings.SESSION_COOKIE_NAME in request.COOKIES or "messages" in request.COOKIES:
-        return False
-    return not request.user.is_authenticated
-
-
-def results_etag(request, slug: str, **kwargs) -> str | None:
-    if not is_anonymous_reader(request):
-        return None
-    try:
-        event = event_for(request, slug)
-    except Http404:
-        return None
-    return event.page_etag
-
-
-def results_last_modified(request, slug: str, **kwargs):
-    if not is_anonymous_reader(request):
-        return None
-    try:
-        return event_for(request, slug).results_changed_at
-    except Http404:
-        return None
-
-
-def _page_cache_key(request, event: Event) -> str:
-    path = hashlib.sha256(request.get_full_path().encode()).hexdigest()[:32]
-    return f"kalooki:page:{event.pk}:{event.results_stamp}:{event.version}:{path}"
-
-
-def cached_public_page(view):
-    """Serve anonymous readers a stored copy of the page until the event's results change."""
-
-    @wraps(view)
-    def wrapper(request, *args, slug: str, **kwargs):
-        if request.method not in ("GET", "HEAD") or not is_anonymous_reader(request):
-            return view(request, *args, slug=slug, **kwargs)
-        event = event_for(request, slug)
-        key = _page_cache_key(request, event)
-        stored = cache.get(key)
-        if stored is not None:
-            content, headers = stored
-            response = HttpResponse(content)
-            for name, value in headers.items():
-                response.headers[name] = value
-            return response
-        response = view(request, *args, slug=slug, **kwargs)
-        if hasattr(response, "render") and not getattr(response, "is_rendered", True):
-            response = response.render()
-        if response.status_code == 200 and not response.streaming:
-            kept = {
-                name: response.headers[name]
-                for name in ("Content-Type", "Content-Disposition")
-                if name in response.headers
-            }
-            cache.set(key, (response.content, kept), PAGE_CACHE_SECONDS)
-        return response
-
-    return wrapper
-
-
-def public_results_page(view):
-    """A results page: GET/HEAD only, conditional GET by the results stamp, cached for anonymous readers."""
-    conditional = condition(etag_func=results_etag, last_modified_func=results_last_modified)(
-        cached_public_page(view)
-    )
-
-    @require_safe
-    @wraps(view)
-    def wrapper(request, *args, **kwargs):
-        response = conditional(request, *args, **kwargs)
-        # Browsers and the projector revalidate every time (a 304 costs one small query).
-        patch_cache_control(response, max_age=0, must_revalidate=True)
-        patch_vary_headers(response, ["Cookie"])
-        if is_anonymous_reader(request):
-            # With a shared cache, the first middleware serves the next reader without the database.
-            mark_shared(response)
-        return response
-
-    return wrapper
+from .web.filters import NameFilterForm, mark_matches
+from .web.lookups import event_for, round_for, round_param, wants_provisional
+from .web.permissions import directed_ids, is_organiser, user_directs
+from .web.responses import public_results_page
+from .web.table_page import TableExportView
+from .web.tables import RoundTablesTable, SetGridTable, StandingsTable, export_name, grid_rows, shared_place
+from .web.tables_british import BritishStandingsTable
 
 
 @require_safe
@@ -144,9 +39,6 @@ def home(request):
 # --- standings ----------------------------------------------------------------------------------
 
 STANDINGS_CACHE_SECONDS = 3600
-EXPORT_FORMATS = ("csv", "xlsx")
-# Big enough for a whole federation's standings on one page, small enough that no query can ask for more.
-MAX_PER_PAGE = 1000
 
 
 def cached_standings(event: Event, *, round_number: int | None, provisional: bool) -> selectors.Standings:
@@ -172,66 +64,6 @@ def cached_standings(event: Event, *, round_number: int | None, provisional: boo
             )
         cache.set(key, view, STANDINGS_CACHE_SECONDS)
     return view
-
-
-def wants_provisional(request) -> bool:
-    return flag_param(request.GET, "provisional")
-
-
-def round_param(request, event: Event) -> int | None:
-    """?round=N: a round of this event, or 404 (never a 500 for a bad number)."""
-    raw = request.GET.get("round", "").strip()
-    if not raw:
-        return None
-    number = whole_number(raw)
-    if number is None or number not in event_round_numbers(event):
-        raise Http404("No such round.")
-    return number
-
-
-class TableExportView(ExportMixin, SingleTableMixin, TemplateView):
-    """A page built around one django-tables2 table: sortable, paginated, exported as CSV or XLSX."""
-
-    export_class = SafeTableExport
-    export_formats = EXPORT_FORMATS
-    table_pagination = {"per_page": 50}
-
-    def setup(self, request, *args, **kwargs):
-        super().setup(request, *args, **kwargs)
-        # django-tables2 hands ?per_page=-1 to the paginator (a 500) and drops what int() refuses:
-        # check both first. A page past the last still shows the last page.
-        number_param(request.GET, "page")
-        number_param(request.GET, "per_page", maximum=MAX_PER_PAGE)
-
-    def get_dataset_kwargs(self):
-        # Spreadsheet sheet names are limited to 31 characters.
-        return {"title": self.get_caption()[:31]}
-
-    def get_caption(self) -> str:
-        return ""
-
-    def get_table_kwargs(self):
-        return {"caption": self.get_caption()}
-
-    def render_to_response(self, context, **kwargs):
-        export_format = self.request.GET.get(self.export_trigger_param)
-        if export_format in self.export_formats:
-            return self.create_export(export_format)
-        # Other tablib formats need libraries we do not install: show the page instead.
-        return TemplateView.render_to_response(self, context, **kwargs)
-
-    def export_links(self) -> list[dict[str, str]]:
-        query = self.request.GET.copy()
-        links = []
-        for name in self.export_formats:
-            query[self.export_trigger_param] = name
-            links.append({"format": name.upper(), "url": f"?{query.urlencode()}"})
-        return links
-
-    def get_context_data(self, **kwargs):
-        context = super().get_context_data(**kwargs)
-        context.update(exports=self.export_links(), caption=self.get_caption())
-        return context
 
 
 class PublicTableView(TableExportView):
@@ -330,12 +162,6 @@ class EventView(StandingsView):
 
 # --- rounds, tables, seating --------------------------------------------------------------------
 
-
-def round_for(event: Event, number: int) -> Round:
-    """A public round: seated (a round added but not seated yet is a 404 to the public)."""
-    return get_object_or_404(
-        Round.objects.filter(tables__isnull=False).distinct(), event=event, number=number
-    )
 
 
 class RoundView(PublicTableView):

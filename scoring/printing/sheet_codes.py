@@ -14,11 +14,6 @@ from ..self_entry_codes import SheetCode, sheet_code
 from ..services.self_entry import table_keys_ensure
 
 
-def request_base_url(request) -> str:
-    """The address the page was asked on (scheme, host, port): what the phones at the venue reach."""
-    return request.build_absolute_uri("/").rstrip("/")
-
-
 def sheet_codes(*, tables: Iterable[Table], base_url: str | None = None, user=None) -> dict[int, SheetCode]:
     """{table number: its QR code and short code} for tables of one round."""
     base = (base_url or settings.KALOOKI_PUBLIC_URL).rstrip("/")

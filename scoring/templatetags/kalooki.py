@@ -7,9 +7,9 @@ from django.utils.safestring import mark_safe
 
 from adjudication.engine.cards import InvalidCard, parse_cards
 
-from ..permissions import user_directs
 from ..selectors.tables import event_in_play, event_rounds
-from ..tables import shared_place
+from ..web.permissions import user_directs
+from ..web.tables import shared_place
 
 register = template.Library()
 

@@ -10,8 +10,8 @@ from django.core.exceptions import ValidationError
 from adjudication.engine.rules import ruleset_from
 from adjudication.engine.sheet import MAX_HAND_CARDS, MAX_TEXT, MAX_VOID_DEALS
 from scoring import deal_input, selectors, services
-from scoring.forms import PlayerResultForm
 from scoring.models import Deal
+from scoring.web.forms import PlayerResultForm
 
 JAMAICAN = ruleset_from("jamaican")
 FOUR = ["Ann", "Bob", "Cy", "Dee"]

@@ -15,8 +15,8 @@ from django.urls import reverse
 
 from adjudication.models import AuditEntry, Ruling
 from scoring import services
-from scoring.forms import DealEntry
 from scoring.models import Deal, DealResult, GameSet
+from scoring.web.forms import DealEntry
 
 FOUR = ("Ann", "Bob", "Cy", "Dee")
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from scoring.forms import DealEntry
 from scoring.models import DealResult
+from scoring.web.forms import DealEntry
 from tests.scoring.test_entry_views import FOUR, form_data, table_url, text
 
 

@@ -10,7 +10,7 @@ from django.urls import reverse
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from scoring.query import whole_number
+from scoring.web.query import whole_number
 from tests.conftest import nine
 
 PUBLIC_PAGES = ("home", "event", "standings", "round", "seating", "table", "player", "projector",

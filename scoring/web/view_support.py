@@ -16,8 +16,8 @@ from django.forms import Form
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 
-from .models import Event, GameSet, Seat
-from .services.guards import StaleEdit
+from ..models import Event, GameSet, Seat
+from ..services.guards import StaleEdit
 
 
 def game_set_or_404(event: Event, number: int, table: int) -> GameSet:

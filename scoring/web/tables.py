@@ -10,8 +10,8 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.text import slugify
 
-from .selectors import SetPage, TableStatus
-from .selectors.set_page import GridCell
+from ..selectors import SetPage, TableStatus
+from ..selectors.set_page import GridCell
 
 NUM = {"td": {"class": "num"}, "th": {"class": "num"}, "tf": {"class": "num"}}
 WIDE = {"td": {"class": "wide-only"}, "th": {"class": "wide-only"}, "tf": {"class": "wide-only"}}

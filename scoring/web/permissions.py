@@ -12,7 +12,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 
-from .models import Event
+from ..models import Event
 
 
 def director_event(request, slug: str) -> Event:

@@ -17,8 +17,8 @@ from django.core.exceptions import ValidationError
 from adjudication.engine.rules import DEALS_PER_SET
 from adjudication.engine.sheet_fields import MAX_DEPTH
 
-from .deal_input import LARGEST_CALLS, LARGEST_NUMBER, MAX_TEXT
-from .models import DealResult, Round
+from ..deal_input import LARGEST_CALLS, LARGEST_NUMBER, MAX_TEXT
+from ..models import DealResult, Round
 
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024
 OPENED_CHOICES = [("", "—"), ("yes", "yes"), ("no", "no")]
