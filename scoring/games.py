@@ -20,7 +20,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 
-from adjudication.engine.british_game import GameState, ended_game_order, finishing_order, game_state
+from adjudication.engine.british_game import GameState, game_state
 from adjudication.engine.british_sheet import BritishHand, BritishSheet, british_result_as_dict
 from adjudication.engine.dealing import next_deal_number
 from adjudication.engine.rules import DEALS_PER_SET, InvalidRuleSet, ruleset_from
@@ -112,7 +112,7 @@ class Game:
         """The number the next deal takes when `data` names none (R5: the lowest not yet scored)."""
         number = next_deal_number(played)
         if isinstance(data, Mapping) and data.get("deal") in (None, "") and number is None:
-            raise ValidationError(f"All {DEALS_PER_SET} deals of this set are recorded; correct one instead.")
+            raise ValidationError("All nine deals of this set are recorded; correct one instead.")
         return number
 
     def read(
@@ -229,13 +229,6 @@ class GameOfHands(Game):
         if not isinstance(read, BritishSheet):
             raise TypeError(f"not a {self.title} sheet")
         return read
-
-    def order(self, sheet: BritishSheet, *, verified: bool) -> tuple[Any, ...]:
-        """The finishing order: BV8 for a finished game; a verified game still running was ended by the
-        director (the players left by lower total); a game in play places those still in first."""
-        if verified and not game_state(sheet).over:
-            return ended_game_order(sheet)
-        return finishing_order(sheet)
 
     def number_due(
         self, *, played: Sequence[tuple[int, bool]], state: GameState | None, data: Any

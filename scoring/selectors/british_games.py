@@ -15,9 +15,9 @@ from adjudication.engine.british_game import GameState, Placing, ended_game_orde
 from adjudication.engine.british_rules import BritishRuleSet
 from adjudication.engine.british_sheet import BritishSheet
 from adjudication.engine.findings import Finding
-from adjudication.engine.sheet import parse_sheet
 from adjudication.engine.validator import validate
 
+from ..games import game_of
 from ..models import Deal, GameSet, Seat
 from ..sheets import deals_of, seats_of, sheet_from_rows
 
@@ -110,11 +110,9 @@ class GamePage:
 
 
 def british_sheet_of(game_set: GameSet, seats: Sequence[Seat], deals: Sequence[Deal]) -> BritishSheet:
-    """The game's rows read by the engine (a British sheet; the event's ruleset is British)."""
-    sheet = parse_sheet(sheet_from_rows(game_set, seats, deals))
-    if not isinstance(sheet, BritishSheet):
-        raise TypeError(f"{game_set} is not a British Kalooki game")
-    return sheet
+    """The game's rows read by the engine (the event plays a game of hands)."""
+    game = game_of(game_set.table.round.event)
+    return game.sheet(sheet_from_rows(game_set, seats, deals))
 
 
 def game_so_far(game_set: GameSet, seats: Sequence[Seat], deals: Sequence[Deal]) -> GameState:

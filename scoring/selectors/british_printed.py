@@ -76,9 +76,9 @@ def british_round_sheets(
 ) -> list[BritishPrintedSheet]:
     """Every British table's sheet of a round in table order: 2 queries blank, 4 completed."""
     event = round_.event
+    if not event.game.of_hands:
+        raise TypeError(f"{event} plays sets of deals, not games of hands")
     rules = event.ruleset()
-    if not isinstance(rules, BritishRuleSet):
-        raise TypeError(f"{event} does not play British Kalooki")
     if tables is None:
         tables = list(
             Table.objects.filter(round=round_).select_related("game_set__verified_by").order_by("number")

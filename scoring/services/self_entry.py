@@ -22,6 +22,7 @@ from adjudication.engine.dealing import next_deal_number
 
 from ..deal_input import MAX_TEXT, read_deal
 from ..errors import field_errors
+from ..games import game_of
 from ..models import Event, GameSet, SelfEntryDeal, Table, TableKey
 from ..selectors.set_page import deal_preview
 from ..self_entry_codes import new_selector, secret_for, secret_hash
@@ -113,6 +114,11 @@ def self_entry_mode_set(*, event: Event, user, mode: str, expected_version: int 
     check_version(event, expected_version, what=f"the event {event.name}")
     if mode not in Event.SelfEntry.values:
         raise field_errors({"mode": f"choose one of {', '.join(Event.SelfEntry.values)}"})
+    game = game_of(event)
+    if mode != Event.SelfEntry.OFF and not game.phones:
+        raise field_errors(
+            {"mode": f"{game.title} {game.deal_word}s are entered by the director: phones are not offered."}
+        )
     before = event.self_entry
     event.self_entry = mode
     event.version += 1
@@ -138,6 +144,11 @@ def _open_set(key: TableKey) -> GameSet:
         raise SelfEntryClosed("This table's code was changed: ask the director for the new one.")
     game_set = locked_set(GameSet.objects.get(table_id=key.table_id))
     event = game_set.table.round.event
+    game = game_of(event)
+    if not game.phones:
+        raise SelfEntryClosed(
+            f"Phones do not enter {game.title} {game.deal_word}s: the director enters them."
+        )
     if event.self_entry == Event.SelfEntry.OFF:
         raise SelfEntryClosed("The director enters this event's deals: self-entry is off.")
     if game_set.is_verified:
