@@ -1,5 +1,5 @@
-"""The pages of a British Kalooki table: the director's (the game hand by hand, the next hand's form,
-verify) and the public one (the game and its finishing order).
+"""The director's pages of a British Kalooki table: the game hand by hand, the next hand's form, verify
+(the public one is `scoring.web.public.british_game`).
 
 `entry_views.table` and `entry_views.deal` hand a British event's table here (one dispatch on the
 ruleset family); the verify URL is this module's. Thin as every view: read through the selector, one
@@ -154,21 +154,6 @@ def save_hand(request, event: Event, game_set: GameSet, *, sequence: int | None)
     else:
         messages.success(request, f"{what} saved.")
     return redirect(table_url(event, game_set))
-
-
-def public_game(request, event: Event, game_set: GameSet) -> HttpResponse:
-    """The public page of a British table (no login): the game hand by hand and its finishing order."""
-    page = british_game_page(game_set)
-    return render(
-        request,
-        "scoring/british/game.html",
-        {
-            "event": event,
-            "page": page,
-            "game_set": page.game_set,
-            "is_director": event.is_director(request.user),
-        },
-    )
 
 
 @director_required

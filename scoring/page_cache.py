@@ -5,7 +5,7 @@ When a round ends every phone in the hall reloads the standings at once. With Re
 reader's GET from one Redis round trip — the page and the results generation fetched together — without
 sessions, authentication or the database. A page is stored on its way out, with every header the stack
 gave it (security headers, ETag, Cache-Control), when its view marked it as the same for everyone
-(`mark_shared`, done by `scoring.views.public_results_page`).
+(`mark_shared`, done by `scoring.web.responses.public_results_page`).
 
 The results generation is one number for the whole site: it moves on whenever any event's results stamp
 or version does (`results_changed`, hooked to Event in `scoring.models`), and a stored page counts only

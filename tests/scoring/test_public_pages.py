@@ -108,7 +108,7 @@ def test_standings_sort_by_a_column(client, world):
 
 
 def test_standings_paginate(client, world, monkeypatch):
-    from scoring import views
+    from scoring.web.public import views
 
     monkeypatch.setattr(views.StandingsView, "table_pagination", {"per_page": 3})
     html = page(client, url("standings", world["event"]) + "?page=2")
@@ -314,7 +314,7 @@ def test_projector_refreshes_itself_and_shows_the_tables_in_play(client, world):
 def test_the_projector_never_shows_a_reopened_set_or_one_with_errors_as_finished():
     from types import SimpleNamespace
 
-    from scoring.views import projector_table_label
+    from scoring.web.public.views import projector_table_label
 
     row = dict(corrected=False, errors=0, finished=True, scored=9)
 

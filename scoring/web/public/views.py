@@ -10,18 +10,19 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
-from . import background, british_views, selectors
-from .charts import running_total_chart
-from .models import BackgroundJob, Entry, Event, GameSet
-from .selectors import event_round_numbers
-from .selectors.british_standings import british_standings
-from .web.filters import NameFilterForm, mark_matches
-from .web.lookups import event_for, round_for, round_param, wants_provisional
-from .web.permissions import directed_ids, is_organiser, user_directs
-from .web.responses import public_results_page
-from .web.table_page import TableExportView
-from .web.tables import RoundTablesTable, SetGridTable, StandingsTable, export_name, grid_rows, shared_place
-from .web.tables_british import BritishStandingsTable
+from ... import background, selectors
+from ...charts import running_total_chart
+from ...models import BackgroundJob, Entry, Event, GameSet
+from ...selectors import event_round_numbers
+from ...selectors.british_standings import british_standings
+from ..filters import NameFilterForm, mark_matches
+from ..lookups import event_for, round_for, round_param, wants_provisional
+from ..permissions import directed_ids, is_organiser, user_directs
+from ..responses import public_results_page
+from ..table_page import TableExportView
+from ..tables import RoundTablesTable, SetGridTable, StandingsTable, export_name, grid_rows, shared_place
+from ..tables_british import BritishStandingsTable
+from . import british_game
 
 
 @require_safe
@@ -163,7 +164,6 @@ class EventView(StandingsView):
 # --- rounds, tables, seating --------------------------------------------------------------------
 
 
-
 class RoundView(PublicTableView):
     """A round's tables and their status (in play, verified, corrected after verification)."""
 
@@ -213,7 +213,7 @@ class SetView(PublicTableView):
             table__number=kwargs["table"],
         )
         if self.event.family == "british":
-            return british_views.public_game(request, self.event, game_set)
+            return british_game.public_game(request, self.event, game_set)
         self.grid = selectors.set_grid(game_set)
         return super().get(request, *args, **kwargs)
 
