@@ -1,11 +1,11 @@
 """The one URL root (namespace "scoring"): each room of `scoring.web` brings its own patterns.
 
-  public pages       (scoring/web/public/urls.py)    /, /e/<slug>/ and the results pages under it
-  organiser pages    (scoring/web/organise/urls.py)  /events/new/, /e/<slug>/settings/, /e/<slug>/clone/
-  director entry     (scoring/web/direct/urls.py)    under /e/<slug>/direct/… (self-entry desk too)
-  self-entry phones  (scoring/web/phone/urls.py)     under /s/…
-  printable PDFs     (scoring/web/pdf/urls.py)       under /e/<slug>/pdf/…
-  ratings and seasons (scoring/web/league/urls.py)   under /ratings/… and /seasons/…
+public pages       (scoring/web/public/urls.py)    /, /e/<slug>/ and the results pages under it
+organiser pages    (scoring/web/organise/urls.py)  /events/new/, /e/<slug>/settings/, /e/<slug>/clone/
+director entry     (scoring/web/direct/urls.py)    under /e/<slug>/direct/… (self-entry desk too)
+self-entry phones  (scoring/web/phone/urls.py)     under /s/…
+printable PDFs     (scoring/web/pdf/urls.py)       under /e/<slug>/pdf/…
+ratings and seasons (scoring/web/league/urls.py)   under /ratings/… and /seasons/…
 """
 
 from django.urls import include, path
@@ -19,6 +19,6 @@ urlpatterns: list = [
     path("e/<slug:slug>/direct/self-entry/", include(self_entry_urls.desk_patterns)),
     path("e/<slug:slug>/direct/", include("scoring.entry_urls")),
     path("s/", include(self_entry_urls.phone_patterns)),
-    path("e/<slug:slug>/pdf/", include("scoring.pdf_urls")),
+    path("e/<slug:slug>/pdf/", include("scoring.web.pdf.urls")),
     path("", include("scoring.league_urls")),
 ]

@@ -9,13 +9,13 @@ from __future__ import annotations
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_safe
 
-from .models import Event, Table
-from .printing import scoresheets
-from .printing.sheet_codes import sheet_codes
-from .web.lookups import event_for, request_base_url, round_for, round_param, wants_provisional
-from .web.permissions import director_required
-from .web.query import flag_param
-from .web.responses import pdf_response, public_results_page
+from ...models import Event, Table
+from ...printing import scoresheets
+from ...printing.sheet_codes import sheet_codes
+from ..lookups import event_for, request_base_url, round_for, round_param, wants_provisional
+from ..permissions import director_required
+from ..query import flag_param
+from ..responses import pdf_response, public_results_page
 
 
 def _table(event: Event, number: int, table: int) -> Table:

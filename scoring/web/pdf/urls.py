@@ -1,4 +1,4 @@
-"""Printable PDFs under /e/<slug>/pdf/ (see scoring/urls.py for the whole URL scheme).
+"""Printable PDFs under /e/<slug>/pdf/ (included by scoring/urls.py, which lists every room).
 
 scoring:pdf_table_blank      r/<number>/t/<table>/blank.pdf   a table's sheet to fill in (directors)
 scoring:pdf_table_sheet      r/<number>/t/<table>/sheet.pdf   the sheet filled in (directors)
@@ -9,7 +9,7 @@ scoring:pdf_standings        standings.pdf                    ?round=N &provisio
 
 from django.urls import path
 
-from . import pdf_views
+from . import views as pdf_views
 
 urlpatterns: list = [
     path("r/<int:number>/t/<int:table>/blank.pdf", pdf_views.table_blank, name="pdf_table_blank"),
