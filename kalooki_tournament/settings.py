@@ -152,7 +152,7 @@ LOGIN_FAILURE_WINDOW = env_int("DJANGO_LOGIN_FAILURE_WINDOW", 15 * 60, minimum=1
 LOGIN_CLIENT_IP_HEADER = os.environ.get("DJANGO_CLIENT_IP_HEADER", "")
 
 LOGIN_URL = "login"
-# A director lands on the dashboard of the event they are running (scoring.event_views.desk).
+# A director lands on the dashboard of the event they are running (scoring.web.organise.views.desk).
 LOGIN_REDIRECT_URL = "scoring:desk"
 LOGOUT_REDIRECT_URL = "scoring:home"
 

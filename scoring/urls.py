@@ -15,7 +15,7 @@ from . import self_entry_urls
 app_name = "scoring"
 urlpatterns: list = [
     path("", include("scoring.web.public.urls")),
-    path("", include("scoring.event_urls")),
+    path("", include("scoring.web.organise.urls")),
     path("e/<slug:slug>/direct/self-entry/", include(self_entry_urls.desk_patterns)),
     path("e/<slug:slug>/direct/", include("scoring.entry_urls")),
     path("s/", include(self_entry_urls.phone_patterns)),

@@ -8,8 +8,8 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from scoring import services
-from scoring.event_forms import FAMILIES
 from scoring.models import Event, Seat
+from scoring.web.organise.forms import FAMILIES
 from tests.scoring.test_event_pages import NEW, posted_event
 
 

@@ -1,4 +1,4 @@
-"""The organiser's pages (issue 11), included at the top of scoring/urls.py:
+"""The organiser's pages (issue 11), included by scoring/urls.py:
 
 scoring:desk             /desk/                  where a log-in lands: the director's event's dashboard
 scoring:event_new        /events/new/            create an event
@@ -8,7 +8,7 @@ scoring:event_clone      /e/<slug>/clone/        next month's night: its setting
 
 from django.urls import path
 
-from . import event_views as views
+from . import views
 
 urlpatterns: list = [
     path("desk/", views.desk, name="desk"),

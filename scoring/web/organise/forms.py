@@ -18,9 +18,9 @@ from django.contrib.auth import get_user_model
 from adjudication.engine.parameters import InvalidRuleSet, rules_dict
 from adjudication.engine.rules import PRESET_NAMES, ruleset_from
 
-from .models import TIEBREAKS, Event
-from .services import EDITABLE_EVENT_FIELDS
-from .web.forms import AlertsMixin
+from ...models import TIEBREAKS, Event
+from ...services import EDITABLE_EVENT_FIELDS
+from ..forms import AlertsMixin
 
 TIEBREAK_LABELS = {
     "total": "Lowest total",

@@ -13,11 +13,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
-from . import services
-from .event_forms import FROZEN_REASON, EventCloneForm, EventForm
-from .models import DEFAULT_TIEBREAKS, Event
-from .web.permissions import desk_event, is_organiser, organiser_required
-from .web.view_support import post_form, posted
+from ... import services
+from ...models import DEFAULT_TIEBREAKS, Event
+from ..permissions import desk_event, is_organiser, organiser_required
+from ..view_support import post_form, posted
+from .forms import FROZEN_REASON, EventCloneForm, EventForm
 
 GET_POST = require_http_methods(["GET", "HEAD", "POST"])
 
