@@ -20,5 +20,5 @@ urlpatterns: list = [
     path("e/<slug:slug>/direct/", include("scoring.entry_urls")),
     path("s/", include(self_entry_urls.phone_patterns)),
     path("e/<slug:slug>/pdf/", include("scoring.web.pdf.urls")),
-    path("", include("scoring.league_urls")),
+    path("", include("scoring.web.league.urls")),
 ]

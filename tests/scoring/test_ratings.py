@@ -151,7 +151,7 @@ def test_the_modules_examples_hold():
 
 
 @pytest.mark.parametrize(
-    "module", ["scoring.selectors.ratings", "scoring.season_forms", "scoring.management.columns"]
+    "module", ["scoring.selectors.ratings", "scoring.web.league.forms", "scoring.management.columns"]
 )
 def test_the_examples_of_the_modules_around_them_hold(module):
     import doctest

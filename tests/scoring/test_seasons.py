@@ -15,7 +15,7 @@ from django.urls import reverse
 from adjudication.models import AuditEntry
 from scoring import services
 from scoring.models import RatingList, Season
-from scoring.season_forms import read_points
+from scoring.web.league.forms import read_points
 from tests.conftest import nine
 
 pytestmark = pytest.mark.django_db

@@ -14,16 +14,16 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
-from . import services
-from .charts import rating_chart
-from .models import Player, RatingList, Season
-from .rating_tables import RatingTable
-from .season_forms import MergeForm
-from .selectors.ratings import PlayerRatingPage, player_rating_page, rating_rows
-from .web.permissions import is_organiser, season_organiser_required
-from .web.table_page import TableExportView
-from .web.tables import export_name
-from .web.view_support import post_form
+from ... import services
+from ...charts import rating_chart
+from ...models import Player, RatingList, Season
+from ...selectors.ratings import PlayerRatingPage, player_rating_page, rating_rows
+from ..permissions import is_organiser, season_organiser_required
+from ..table_page import TableExportView
+from ..tables import export_name
+from ..view_support import post_form
+from .forms import MergeForm
+from .tables import RatingTable
 
 
 class RatingListView(TableExportView):

@@ -11,19 +11,19 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_safe
 
-from . import services
-from .models import Season
-from .printing import scoresheets
-from .printing.pdf_data import season_sheet
-from .rating_tables import SeasonTable
-from .rating_views import RatingListView
-from .season_forms import SeasonForm
-from .selectors.seasons import event_column, season_events, season_rows
-from .web.permissions import is_organiser, season_organiser_required
-from .web.responses import pdf_response
-from .web.table_page import TableExportView
-from .web.tables import export_name
-from .web.view_support import post_form, posted
+from ... import services
+from ...models import Season
+from ...printing import scoresheets
+from ...printing.pdf_data import season_sheet
+from ...selectors.seasons import event_column, season_events, season_rows
+from ..permissions import is_organiser, season_organiser_required
+from ..responses import pdf_response
+from ..table_page import TableExportView
+from ..tables import export_name
+from ..view_support import post_form, posted
+from .forms import SeasonForm
+from .ratings import RatingListView
+from .tables import SeasonTable
 
 
 def season_for(slug: str) -> Season:

@@ -8,10 +8,10 @@ import django_tables2 as tables
 from django.urls import reverse
 from django.utils.html import format_html
 
-from .models import Event
-from .printing.pdf_data import points_label
-from .selectors.seasons import event_column
-from .web.tables import NUM, WIDE, PlacesTable, RowsTable
+from ...models import Event
+from ...printing.pdf_data import points_label
+from ...selectors.seasons import event_column
+from ..tables import NUM, WIDE, PlacesTable, RowsTable
 
 # A number column shown on wide screens only.
 WIDE_NUM = {part: {"class": "num wide-only"} for part in ("td", "th", "tf")}

@@ -8,9 +8,9 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
-from .models import Event, Player, Season
-from .services import SEASON_FIELDS
-from .web.forms import VersionedForm
+from ...models import Event, Player, Season
+from ...services import SEASON_FIELDS
+from ..forms import VersionedForm
 
 POINTS_HELP = (
     "The points of first place, second place … separated by commas (for example 10, 8, 6, 5). "

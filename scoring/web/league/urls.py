@@ -1,0 +1,30 @@
+"""Ratings across events and seasons (included by scoring/urls.py, which lists every room).
+
+scoring:ratings             ratings/                          every rated player, CSV/XLSX export
+scoring:rating_player       ratings/p/<player_id>/            a player's rating, history, events and places
+scoring:rating_chart        ratings/p/<player_id>/chart.svg   their rating after each rated set
+scoring:player_merge        ratings/p/<player_id>/merge/      POST: merge another record into this one (staff)
+scoring:seasons             seasons/
+scoring:season_new          seasons/new/                      (staff)
+scoring:season              seasons/<slug>/                   standings, events, CSV/XLSX export
+scoring:season_ratings      seasons/<slug>/ratings/           the season's events alone, CSV/XLSX export
+scoring:season_pdf          seasons/<slug>/standings.pdf
+scoring:season_edit         seasons/<slug>/edit/              (staff)
+"""
+
+from django.urls import path
+
+from . import ratings, seasons
+
+urlpatterns: list = [
+    path("ratings/", ratings.ratings, name="ratings"),
+    path("ratings/p/<int:player_id>/", ratings.rating_player, name="rating_player"),
+    path("ratings/p/<int:player_id>/chart.svg", ratings.rating_chart_svg, name="rating_chart"),
+    path("ratings/p/<int:player_id>/merge/", ratings.player_merge, name="player_merge"),
+    path("seasons/", seasons.seasons, name="seasons"),
+    path("seasons/new/", seasons.season_new, name="season_new"),
+    path("seasons/<slug:slug>/", seasons.season, name="season"),
+    path("seasons/<slug:slug>/ratings/", seasons.season_ratings, name="season_ratings"),
+    path("seasons/<slug:slug>/standings.pdf", seasons.season_pdf, name="season_pdf"),
+    path("seasons/<slug:slug>/edit/", seasons.season_edit, name="season_edit"),
+]
