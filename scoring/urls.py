@@ -1,7 +1,7 @@
 """The one URL root (namespace "scoring"): each room of `scoring.web` brings its own patterns.
 
 public pages       (scoring/web/public/urls.py)    /, /e/<slug>/ and the results pages under it
-organiser pages    (scoring/web/organise/urls.py)  /events/new/, /e/<slug>/settings/, /e/<slug>/clone/
+organiser pages    (scoring/web/organise/urls.py)  /desk/, /events/new/, /e/<slug>/settings/, /e/<slug>/clone/
 director entry     (scoring/web/direct/urls.py)    under /e/<slug>/direct/… (self-entry desk too)
 self-entry phones  (scoring/web/phone/urls.py)     under /s/…
 printable PDFs     (scoring/web/pdf/urls.py)       under /e/<slug>/pdf/…
@@ -10,15 +10,15 @@ ratings and seasons (scoring/web/league/urls.py)   under /ratings/… and /seaso
 
 from django.urls import include, path
 
-from . import self_entry_urls
+from .web.direct import urls as direct_urls
 
 app_name = "scoring"
 urlpatterns: list = [
     path("", include("scoring.web.public.urls")),
     path("", include("scoring.web.organise.urls")),
-    path("e/<slug:slug>/direct/self-entry/", include(self_entry_urls.desk_patterns)),
-    path("e/<slug:slug>/direct/", include("scoring.entry_urls")),
-    path("s/", include(self_entry_urls.phone_patterns)),
+    path("e/<slug:slug>/direct/self-entry/", include(direct_urls.desk_patterns)),
+    path("e/<slug:slug>/direct/", include("scoring.web.direct.urls")),
+    path("s/", include("scoring.web.phone.urls")),
     path("e/<slug:slug>/pdf/", include("scoring.web.pdf.urls")),
     path("", include("scoring.web.league.urls")),
 ]

@@ -15,7 +15,7 @@ register = template.Library()
 
 
 def director_url(event) -> str:
-    """The director's dashboard for `event` (scoring/entry_urls.py)."""
+    """The director's dashboard for `event` (scoring/web/direct/urls.py)."""
     return reverse("scoring:direct", kwargs={"slug": event.slug})
 
 

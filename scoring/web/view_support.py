@@ -1,4 +1,4 @@
-"""What the director's pages (`scoring.entry_views`) and the adjudication pages share: the set a URL
+"""What the director's pages (`scoring.web.direct`) and the adjudication pages share: the set a URL
 names, the seated players, and a posted form taken to its one service call (docs/ARCHITECTURE.md rule 6).
 
 A refused call puts the service's message beside the field it names and shows the page again with 400,

@@ -12,8 +12,8 @@ from django.shortcuts import resolve_url
 from django.urls import reverse
 
 from adjudication.models import AuditEntry
-from scoring import entry_urls
 from scoring.models import BackgroundJob, Deal
+from scoring.web.direct import urls as entry_urls
 
 ENTRY_URLS = [pattern.name for pattern in entry_urls.urlpatterns]
 METHODS = ("get", "post")

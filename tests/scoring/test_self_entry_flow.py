@@ -15,9 +15,9 @@ from self_entry_support import (
 )
 
 from adjudication.models import AuditEntry
-from scoring import self_entry_urls
 from scoring.models import Deal, SelfEntryDeal
 from scoring.selectors.self_entry import director_queue
+from scoring.web.direct import urls as self_entry_urls
 
 pytestmark = pytest.mark.django_db
 JSON = {"HTTP_ACCEPT": "application/json"}

@@ -23,13 +23,13 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from kalooki_tournament.ratelimit import client_ip
 
-from . import self_entry_limit
-from .models import Event, SelfEntryDeal, TableKey
-from .selectors.self_entry import PhonePage, key_for_short_code, key_for_token, phone_page, phone_path
-from .selectors.set_page import deal_preview
-from .services import self_entry as service
-from .web.forms import DealEntry
-from .web.view_support import refusal_status
+from ...models import Event, SelfEntryDeal, TableKey
+from ...selectors.self_entry import PhonePage, key_for_short_code, key_for_token, phone_page, phone_path
+from ...selectors.set_page import deal_preview
+from ...services import self_entry as service
+from ..forms import DealEntry
+from ..view_support import refusal_status
+from . import limit
 
 DEVICE_COOKIE = "kalooki_device"
 DEVICE_AGE = 365 * 24 * 3600
@@ -52,12 +52,12 @@ def token_view(view):
     @wraps(view)
     def wrapper(request, token: str, **kwargs):
         address = client_ip(request)
-        wait = self_entry_limit.waiting(address)
+        wait = limit.waiting(address)
         if wait:
             return _too_many(wait)
         key = key_for_token(token)
         if key is None:
-            self_entry_limit.claim(address)
+            limit.claim(address)
             raise Http404("No table has this code.")
         return view(request, token, key=key, **kwargs)
 
@@ -278,10 +278,10 @@ def short_code(request):
     if request.method != "POST":
         return render(request, "scoring/self_entry/short_code.html", context)
     address = client_ip(request)
-    wait = self_entry_limit.waiting(address)
+    wait = limit.waiting(address)
     slot = ""
     if not wait:
-        wait, slot = self_entry_limit.claim(address)
+        wait, slot = limit.claim(address)
     if wait:
         context["problem"] = f"Too many wrong codes from this address: try again in {wait} seconds."
         response = render(request, "scoring/self_entry/short_code.html", context, status=429)
@@ -298,5 +298,5 @@ def short_code(request):
     if key is None:
         context["problem"] = "No table of that event and number has this code: check the three and try again."
         return render(request, "scoring/self_entry/short_code.html", context, status=400)
-    self_entry_limit.give_back(slot)
+    limit.give_back(slot)
     return redirect(phone_path(key))

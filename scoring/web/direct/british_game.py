@@ -1,7 +1,7 @@
 """The director's pages of a British Kalooki table: the game hand by hand, the next hand's form, verify
 (the public one is `scoring.web.public.british_game`).
 
-`entry_views.table` and `entry_views.deal` hand a British event's table here (one dispatch on the
+`views.table` and `views.deal` hand a British event's table here (one dispatch on the
 ruleset family); the verify URL is this module's. Thin as every view: read through the selector, one
 service call, the refusal beside the field it names (400) or above the form (409, someone changed the
 game first).
@@ -18,13 +18,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from . import services
+from ... import services
+from ...models import Deal, Event, GameSet
+from ...selectors.british_games import GamePage, british_game_page
+from ..forms import ReopenForm
+from ..permissions import director_required
+from ..view_support import game_set_or_404, post_form, refusal_status
 from .british_forms import BritishHandEntry, GameVerifyForm, line_prefix
-from .models import Deal, Event, GameSet
-from .selectors.british_games import GamePage, british_game_page
-from .web.forms import ReopenForm
-from .web.permissions import director_required
-from .web.view_support import game_set_or_404, post_form, refusal_status
 
 
 def table_url(event: Event, game_set: GameSet, name: str = "direct_table", **kwargs: Any) -> str:

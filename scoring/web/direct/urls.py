@@ -1,7 +1,9 @@
-"""Director entry, under /e/<slug>/direct/ (see scoring/urls.py for the whole scheme).
+"""The directors' URLs (included by scoring/urls.py, which lists every room): the entry desk under
+/e/<slug>/direct/ (`urlpatterns`) and the self-entry desk under /e/<slug>/direct/self-entry/
+(`desk_patterns`).
 
-Every URL here is for the event's directors and staff only (`scoring.permissions.director_required`);
-tests/scoring/test_roles_entry.py walks this list, so a new URL is checked for who may use it.
+Every URL here is for the event's directors and staff only (`scoring.web.permissions.director_required`);
+tests/scoring/test_roles_entry.py walks `urlpatterns`, so a new URL is checked for who may use it.
 
   scoring:direct                 ./                                   dashboard: rounds, tables, entries
   scoring:direct_round_create    ./rounds/new/                        POST: add the next round
@@ -30,8 +32,7 @@ tests/scoring/test_roles_entry.py walks this list, so a new URL is checked for w
 
 from django.urls import path
 
-from . import british_views, job_views
-from . import entry_views as views
+from . import british_game, jobs, self_entry, views
 
 TABLE = "r/<int:number>/t/<int:table>/"
 DEAL = TABLE + "d/<int:sequence>/"
@@ -50,14 +51,30 @@ urlpatterns: list = [
     path(DEAL + "delete/", views.deal_delete, name="direct_deal_delete"),
     path(DEAL + "ruling/", views.ruling, name="direct_ruling"),
     path(TABLE + "verify/", views.verify, name="direct_verify"),
-    path(TABLE + "game/verify/", british_views.game_verify, name="direct_game_verify"),
+    path(TABLE + "game/verify/", british_game.game_verify, name="direct_game_verify"),
     path(TABLE + "reopen/", views.reopen, name="direct_reopen"),
     path(TABLE + "laydown/", views.laydown, name="direct_laydown"),
     path(TABLE + "import/", views.sheet_import, name="direct_sheet_import"),
     path(TABLE + "seat/<int:position>/substitute/", views.substitute, name="direct_substitute"),
     path("entry-mode/", views.entry_mode_choose, name="direct_entry_mode"),
-    path("r/<int:number>/sheets/background/", job_views.round_pack_start, name="direct_job_round_pack"),
-    path("standings/background/", job_views.standings_start, name="direct_job_standings"),
-    path("jobs/<int:job_id>/", job_views.job_status, name="direct_job_status"),
-    path("jobs/<int:job_id>/download/", job_views.job_download, name="direct_job_download"),
+    path("r/<int:number>/sheets/background/", jobs.round_pack_start, name="direct_job_round_pack"),
+    path("standings/background/", jobs.standings_start, name="direct_job_standings"),
+    path("jobs/<int:job_id>/", jobs.job_status, name="direct_job_status"),
+    path("jobs/<int:job_id>/download/", jobs.job_download, name="direct_job_download"),
+]
+
+# The self-entry desk (issue 13), under /e/<slug>/direct/self-entry/:
+#   scoring:self_entry_desk        ./                                the setting, the queue, the tables' codes
+#   scoring:self_entry_mode        ./mode/                           POST
+#   scoring:self_entry_regenerate  ./r/<number>/t/<table>/new-code/  POST
+#   scoring:self_entry_accept      ./q/<entry_id>/accept/            POST
+#   scoring:self_entry_dismiss     ./q/<entry_id>/reject/            POST, with a reason
+#   scoring:self_entry_correct     ./q/<entry_id>/correct/           the entry form filled in; POST saves
+desk_patterns: list = [
+    path("", self_entry.desk, name="self_entry_desk"),
+    path("mode/", self_entry.mode, name="self_entry_mode"),
+    path("r/<int:number>/t/<int:table>/new-code/", self_entry.regenerate, name="self_entry_regenerate"),
+    path("q/<int:entry_id>/accept/", self_entry.accept, name="self_entry_accept"),
+    path("q/<int:entry_id>/reject/", self_entry.dismiss, name="self_entry_dismiss"),
+    path("q/<int:entry_id>/correct/", self_entry.correct, name="self_entry_correct"),
 ]

@@ -22,12 +22,12 @@ from adjudication.engine.laydown import InvalidLaydown, check_laydown, parse_lay
 from adjudication.forms import RulingIssueForm
 from adjudication.views import ruling_issue_post
 
-from . import background, british_views, selectors, services
-from .models import BackgroundJob, Deal, Entry, Event, GameSet, Round, Seat
-from .selectors import DealPreview, SetPage
-from .selectors import jobs as jobs_read
-from .selectors.self_entry import director_queue
-from .web.forms import (
+from ... import background, selectors, services
+from ...models import BackgroundJob, Deal, Entry, Event, GameSet, Round, Seat
+from ...selectors import DealPreview, SetPage
+from ...selectors import jobs as jobs_read
+from ...selectors.self_entry import director_queue
+from ..forms import (
     DealEntry,
     DeleteDealForm,
     EntryAddForm,
@@ -42,9 +42,10 @@ from .web.forms import (
     WithdrawForm,
     result_initial,
 )
-from .web.permissions import director_required, is_organiser
-from .web.query import number_param
-from .web.view_support import game_set_or_404, post_form, posted, refusal_status, seat_names
+from ..permissions import director_required, is_organiser
+from ..query import number_param
+from ..view_support import game_set_or_404, post_form, posted, refusal_status, seat_names
+from . import british_game
 
 GET_POST = require_http_methods(["GET", "HEAD", "POST"])
 
@@ -408,12 +409,12 @@ def entry_mode_choose(request, event: Event):
 @GET_POST
 def table(request, event: Event, number: int, table: int):
     """A table's nine-deal grid with the form for its next deal (POST saves it); a British game's
-    page is `british_views`'."""
+    page is `british_game`'."""
     game_set = game_set_or_404(event, number, table)
     if event.family == "british":
         if request.method == "POST":
-            return british_views.save_hand(request, event, game_set, sequence=None)
-        return british_views.table_page(request, event, game_set)
+            return british_game.save_hand(request, event, game_set, sequence=None)
+        return british_game.table_page(request, event, game_set)
     if request.method == "POST":
         return _save_deal(request, event, game_set, sequence=None)
     return _table_page(request, event, game_set)
@@ -427,8 +428,8 @@ def deal(request, event: Event, number: int, table: int, sequence: int):
     _deal(game_set, sequence)
     if event.family == "british":
         if request.method == "POST":
-            return british_views.save_hand(request, event, game_set, sequence=sequence)
-        return british_views.table_page(request, event, game_set, sequence=sequence)
+            return british_game.save_hand(request, event, game_set, sequence=sequence)
+        return british_game.table_page(request, event, game_set, sequence=sequence)
     if request.method == "POST":
         return _save_deal(request, event, game_set, sequence=sequence)
     return _table_page(request, event, game_set, sequence=sequence)

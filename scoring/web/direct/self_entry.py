@@ -12,14 +12,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from .entry_views import entry_mode, table_page
-from .models import Event, SelfEntryDeal, Table
-from .selectors.self_entry import director_queue, event_tables, table_keys
-from .services import self_entry as service
-from .web.forms import DealEntry
-from .web.lookups import request_base_url
-from .web.permissions import director_required
-from .web.view_support import refusal_status, seat_names
+from ...models import Event, SelfEntryDeal, Table
+from ...selectors.self_entry import director_queue, event_tables, table_keys
+from ...services import self_entry as service
+from ..forms import DealEntry
+from ..lookups import request_base_url
+from ..permissions import director_required
+from ..view_support import refusal_status, seat_names
+from .views import entry_mode, table_page
 
 
 def _back(event: Event):

@@ -16,8 +16,8 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
-from .web.forms import AlertsMixin, VersionedForm
-from .web.view_support import add_service_errors
+from ..forms import AlertsMixin, VersionedForm
+from ..view_support import add_service_errors
 
 FLAG = [("", "—"), ("yes", "yes"), ("no", "no")]
 

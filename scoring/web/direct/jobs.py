@@ -13,12 +13,12 @@ from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_POST, require_safe
 
-from . import background
-from .models import BackgroundJob, Event
-from .selectors.jobs import JobRow, event_job, job_file
-from .web.lookups import round_for
-from .web.permissions import director_required
-from .web.query import flag_param
+from ... import background
+from ...models import BackgroundJob, Event
+from ...selectors.jobs import JobRow, event_job, job_file
+from ..lookups import round_for
+from ..permissions import director_required
+from ..query import flag_param
 
 Kind = BackgroundJob.Kind
 

@@ -1,0 +1,24 @@
+"""The phones' URLs for self-entry at the tables (issue 13): no log-in, the token is the key; included
+under /s/ by scoring/urls.py, which lists every room. The director's self-entry desk is in
+scoring/web/direct/urls.py (`desk_patterns`).
+
+scoring:self_entry_short     /s/                               type the short code (event, table, code)
+scoring:self_entry_phone     /s/<token>/                       the table's phone page
+scoring:self_entry_check     /s/<token>/check/                 POST (htmx): the live check
+scoring:self_entry_enter     /s/<token>/enter/                 POST: a deal entered
+scoring:self_entry_confirm   /s/<token>/d/<entry_id>/confirm/  POST: another seat confirms
+scoring:self_entry_reject    /s/<token>/d/<entry_id>/reject/   POST: another seat rejects, with a reason
+"""
+
+from django.urls import path
+
+from . import views as phone
+
+urlpatterns: list = [
+    path("", phone.short_code, name="self_entry_short"),
+    path("<str:token>/", phone.phone, name="self_entry_phone"),
+    path("<str:token>/check/", phone.check, name="self_entry_check"),
+    path("<str:token>/enter/", phone.enter, name="self_entry_enter"),
+    path("<str:token>/d/<int:entry_id>/confirm/", phone.confirm, name="self_entry_confirm"),
+    path("<str:token>/d/<int:entry_id>/reject/", phone.reject, name="self_entry_reject"),
+]
