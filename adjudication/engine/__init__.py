@@ -12,4 +12,10 @@ British Kalooki (seed 002, RULES.md B1–B9) is a second family of rulesets besi
 (a game sheet's hands), ``british_validator`` (BV1–BV8), ``british_game`` (who is in, finishing order),
 ``british_simulator``. ``rules.ruleset_from``, ``sheet.parse_sheet`` and ``validator.validate`` serve
 both games; what the two share lives in ``parameters``, ``sheet_fields`` and ``packed_hands``.
+
+North American Kaluki (seed 002's Variants, RULES.md NA1–NA6) is the third family, with the British modules'
+names and shapes: ``north_american_rules`` (the ``north-american`` preset: hand size by table, ``hands`` a
+game), ``north_american_melds`` (the ace high or low, the 51-point opening), ``north_american_sheet``,
+``north_american_validator`` (NV1–NV4), ``north_american_game`` (standing and finishing order, highest
+total first), ``north_american_simulator``. The same three doors serve it.
 """

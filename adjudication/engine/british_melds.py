@@ -5,6 +5,10 @@ high only (Q-K-A yes, A-2-3 no); jokers are wild in both and keep the place they
 card with jokers can be read as a set or as a run: :func:`check_british_meld` gives every reading, and
 :func:`check_opening` counts each (a joker worth the card it replaces) against ``opening_points``.
 
+North American Kaluki plays the same melds with the ace high or low (NA2: A-2-3 and Q-K-A, never K-A-2)
+and an opening of 51 where a low ace counts 1 (NA3): ``ace_low`` reads them, and ``north_american_melds``
+is that game's door to them.
+
 >>> from .laydown import parse_laydown
 >>> print(check_opening(parse_laydown("KS KH KD KC | JK 7S 8S")))
 valid
@@ -20,7 +24,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -35,6 +39,7 @@ from .british_rules import (
 )
 from .cards import RANKS, SUIT_SYMBOLS, Card, format_cards
 from .melds import RUN_KIND, SET_KIND, MeldKind, MeldProblem
+from .north_american_rules import LOW_ACE_POINTS, NorthAmericanRuleSet
 from .packed_hands import card_excess
 
 __all__ = [
@@ -45,9 +50,10 @@ __all__ = [
     "check_opening",
 ]
 
-# B2: the ace is high only, so a run's places run from 2 to 14 (the ace).
+# B2: the ace is high only, so a run's places run from 2 to 14 (the ace); NA2 adds place 1, the low ace.
 LOWEST_PLACE: Final = 2
 ACE_PLACE: Final = 14
+LOW_ACE_PLACE: Final = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +61,7 @@ class BritishMeld:
     """One legal reading of some cards (B2): a set of ``rank`` or a run of ``suit`` from ``low``.
 
     ``cards`` are as laid (a run turned low to high when laid high to low); ``low`` is a run's lowest place
-    (2 … 12; 14 is the ace), or a set's rank (1 = ace … 13 = king).
+    (2 … 12; 14 is the ace; 1 the low ace of NA2), or a set's rank (1 = ace … 13 = king).
 
     >>> from .cards import parse_cards
     >>> meld = check_british_meld(parse_cards("JK 7S 8S")).readings[0]
@@ -77,10 +83,14 @@ class BritishMeld:
         return tuple(_card_at(self.low + index, self.suit) for index in range(len(self.cards)))
 
     def points(self, values: OpeningValues) -> int:
-        """B3: what the meld counts towards an opening, each joker as the card it replaces."""
+        """B3: what the meld counts towards an opening, each joker as the card it replaces (NA3: an ace
+        standing low in a run counts 1)."""
         if self.kind == SET_KIND:
             return len(self.cards) * values.of_rank(self.low)
-        return sum(values.of_rank(_rank(self.low + index)) for index in range(len(self.cards)))
+        return sum(
+            LOW_ACE_POINTS if place == LOW_ACE_PLACE else values.of_rank(_rank(place))
+            for place in range(self.low, self.low + len(self.cards))
+        )
 
     def describe(self) -> str:
         """``set of K`` or ``run 6♠–8♠``."""
@@ -134,68 +144,87 @@ class BritishMeldCheck:
         }
 
 
-def check_british_meld(cards: Iterable[Card]) -> BritishMeldCheck:
-    """B2: the cards as a set, as a run, or (one natural card with jokers) as either.
+def check_british_meld(cards: Iterable[Card], *, ace_low: bool = False) -> BritishMeldCheck:
+    """B2: the cards as a set, as a run, or (one natural card with jokers) as either; ``ace_low`` reads
+    a run's ace low as well as high, as North American Kaluki does (NA2, problems cited as NA2).
 
     >>> from .cards import parse_cards
     >>> [meld.describe() for meld in check_british_meld(parse_cards("QH KH AH")).readings]
     ['run Q♥–A♥']
     >>> [str(problem) for problem in check_british_meld(parse_cards("7S 7S 7H")).problems]
     ['B2: a set is of different suits; 7♠ twice']
+    >>> [meld.describe() for meld in check_british_meld(parse_cards("AS 2S 3S"), ace_low=True).readings]
+    ['run A♠–3♠']
     """
     laid = tuple(cards)
-    as_set, set_problems = _read_set(laid)
-    as_run, run_problems = _read_run(laid)
+    rule = "NA2" if ace_low else "B2"
+    as_set, set_problems = _read_set(laid, rule)
+    as_run, run_problems = _read_run(laid, rule, ace_low=ace_low)
     readings = tuple(meld for meld in (as_set, as_run) if meld is not None)
     if readings:
         return BritishMeldCheck(laid, readings)
     return BritishMeldCheck(laid, problems=tuple(set_problems if _looks_like_a_set(laid) else run_problems))
 
 
-def _read_set(cards: tuple[Card, ...]) -> tuple[BritishMeld | None, list[MeldProblem]]:
+def _read_set(cards: tuple[Card, ...], rule: str) -> tuple[BritishMeld | None, list[MeldProblem]]:
     naturals = [card for card in cards if not card.is_joker]
     problems = []
     if not MELD_MIN_CARDS <= len(cards) <= SET_MAX_CARDS:
-        problems.append(_b2(f"a set holds {MELD_MIN_CARDS} or {SET_MAX_CARDS} cards, this has {len(cards)}"))
+        problems.append(
+            MeldProblem(rule, f"a set holds {MELD_MIN_CARDS} or {SET_MAX_CARDS} cards, this has {len(cards)}")
+        )
     ranks = list(dict.fromkeys(card.rank_name for card in naturals))
     if len(ranks) > 1:
-        problems.append(_b2(f"a set is cards of one rank; this mixes {_and(ranks)}"))
-    problems += _repeats_and_naturals(naturals, "set")
+        problems.append(MeldProblem(rule, f"a set is cards of one rank; this mixes {_and(ranks)}"))
+    problems += _repeats_and_naturals(naturals, "set", rule)
     if problems:
         return None, problems
     return BritishMeld(cards, SET_KIND, naturals[0].rank), []
 
 
-def _read_run(cards: tuple[Card, ...]) -> tuple[BritishMeld | None, list[MeldProblem]]:
+def _read_run(
+    cards: tuple[Card, ...], rule: str, *, ace_low: bool
+) -> tuple[BritishMeld | None, list[MeldProblem]]:
     naturals = [card for card in cards if not card.is_joker]
     problems = []
     if len(cards) < MELD_MIN_CARDS:
-        problems.append(_b2(f"a run needs at least {MELD_MIN_CARDS} cards, this has {len(cards)}"))
+        problems.append(
+            MeldProblem(rule, f"a run needs at least {MELD_MIN_CARDS} cards, this has {len(cards)}")
+        )
     if len(cards) > RUN_MAX_CARDS:
-        problems.append(_b2(f"a run has at most {RUN_MAX_CARDS} cards, 2 to A (the ace is high only)"))
+        ends = "A to K or 2 to A" if ace_low else "2 to A (the ace is high only)"
+        problems.append(MeldProblem(rule, f"a run has at most {RUN_MAX_CARDS} cards, {ends}"))
     suits = list(dict.fromkeys(card.suit for card in naturals if card.suit is not None))
     if len(suits) > 1:
-        problems.append(_b2(f"a run is of one suit; this mixes {_and(SUIT_SYMBOLS[suit] for suit in suits)}"))
-    problems += _repeats_and_naturals(naturals, "run")
+        mixed = _and(SUIT_SYMBOLS[suit] for suit in suits)
+        problems.append(MeldProblem(rule, f"a run is of one suit; this mixes {mixed}"))
+    problems += _repeats_and_naturals(naturals, "run", rule)
     if problems:
         return None, problems
-    reading = _as_laid(cards) or (_sorted(cards) if len(naturals) == len(cards) else None)
+    only_naturals = len(naturals) == len(cards)
+    reading = _as_laid(cards) or (_sorted(cards) if only_naturals else None)
+    if reading is None and ace_low:
+        # NA2: the ace may stand low (A-2-3), never at both ends at once (K-A-2).
+        sorted_low = _sorted(cards, ace_high=False) if only_naturals else None
+        reading = _as_laid(cards, ace_high=False) or sorted_low
     if reading is None:
-        return None, [_b2(_why_not_a_run(cards))]
+        return None, [MeldProblem(rule, _why_not_a_run(cards, ace_low=ace_low))]
     ordered, low = reading
     return BritishMeld(ordered, RUN_KIND, low, naturals[0].suit), []
 
 
-def _repeats_and_naturals(naturals: list[Card], kind: MeldKind) -> list[MeldProblem]:
+def _repeats_and_naturals(naturals: list[Card], kind: MeldKind, rule: str) -> list[MeldProblem]:
     """B2: a set is of different suits and a run holds each card once; each needs a natural card."""
     problems = []
     repeated = _and(str(card) for card, count in Counter(naturals).items() if count > 1)
     if repeated:
-        rule = "a set is of different suits" if kind == SET_KIND else "a run holds each card once"
-        problems.append(_b2(f"{rule}; {repeated} twice"))
+        once = "a set is of different suits" if kind == SET_KIND else "a run holds each card once"
+        problems.append(MeldProblem(rule, f"{once}; {repeated} twice"))
     if not naturals:
         gives = "rank" if kind == SET_KIND else "suit"
-        problems.append(_b2(f"jokers alone make no meld: a {kind} needs a natural card to give its {gives}"))
+        problems.append(
+            MeldProblem(rule, f"jokers alone make no meld: a {kind} needs a natural card to give its {gives}")
+        )
     return problems
 
 
@@ -247,20 +276,30 @@ def _rank_of(card: Card) -> int:
     return card.rank
 
 
-def _why_not_a_run(cards: tuple[Card, ...]) -> str:
-    """Cards of one suit, each once, that are not a run: the low ace, a gap, or the jokers' places."""
+def _why_not_a_run(cards: tuple[Card, ...], *, ace_low: bool = False) -> str:
+    """Cards of one suit, each once, that are not a run: the low ace (or, with ``ace_low``, the ace at
+    both ends), a gap, or the jokers' places."""
     naturals = tuple(card for card in cards if not card.is_joker)
     ranks = {card.rank for card in naturals}
     only_naturals = len(naturals) == len(cards)
-    arranged = None if only_naturals else _arranged(cards)
+    arranged = None if only_naturals else _arranged(cards, ace_low=ace_low)
     hint = f"; valid as {format_cards(arranged, symbols=True)}" if arranged else ""
-    # As laid, an ace (or a joker standing for one) below the 2, or an ace beside a 2.
-    low_ace = _as_laid(cards, ace_high=False) or (only_naturals and _sorted(cards, ace_high=False))
-    if low_ace or (1 in ranks and 2 in ranks):
-        return f"the ace is high only: Q-K-A is a run, A-2-3 and K-A-2 are not{hint}"
+    if ace_low:
+        # NA2: turning the corner (K-A-2) is the one way an ace breaks a run.
+        if {1, 2, 13} <= ranks:
+            return f"the ace is high or low, not both: A-2-3 and Q-K-A are runs, K-A-2 is not{hint}"
+    else:
+        # As laid, an ace (or a joker standing for one) below the 2, or an ace beside a 2.
+        low_ace = _as_laid(cards, ace_high=False) or (only_naturals and _sorted(cards, ace_high=False))
+        if low_ace or (1 in ranks and 2 in ranks):
+            return f"the ace is high only: Q-K-A is a run, A-2-3 and K-A-2 are not{hint}"
     if only_naturals:
-        places = sorted(_place(card) for card in naturals)
         suit = naturals[0].suit or ""
+        readings = [sorted(_place(card) for card in naturals)]
+        if ace_low:
+            readings.append(sorted(card.rank for card in naturals))
+        # The reading with the fewest cards missing (NA2: the ace low or high, whichever is nearer).
+        places = min(readings, key=lambda places: places[-1] - places[0])
         missing = [
             str(_card_at(place, suit)) for place in range(places[0], places[-1] + 1) if place not in places
         ]
@@ -268,19 +307,30 @@ def _why_not_a_run(cards: tuple[Card, ...]) -> str:
     return f"not a run as laid: a joker keeps the place it is laid in{hint}"
 
 
-def _arranged(cards: tuple[Card, ...]) -> tuple[Card, ...] | None:
-    """The same cards laid as a run, jokers filling the gaps and then the high end (then the low end)."""
-    naturals = sorted((card for card in cards if not card.is_joker), key=_place)
+def _arranged(cards: tuple[Card, ...], *, ace_low: bool = False) -> tuple[Card, ...] | None:
+    """The same cards laid as a run, jokers filling the gaps and then the high end (then the low end);
+    with ``ace_low``, the ace read low when it cannot be read high (NA2)."""
+    arranged = _arranged_with(cards, _place, ACE_PLACE)
+    if arranged is None and ace_low:
+        arranged = _arranged_with(cards, _rank_of, ACE_PLACE - 1)
+    return arranged
+
+
+def _arranged_with(
+    cards: tuple[Card, ...], place_of: Callable[[Card], int], top: int
+) -> tuple[Card, ...] | None:
+    """:func:`_arranged` with the ace's place given by ``place_of`` and ``top`` the highest place."""
+    naturals = sorted((card for card in cards if not card.is_joker), key=place_of)
     jokers = [card for card in cards if card.is_joker]
-    places = [_place(card) for card in naturals]
+    places = [place_of(card) for card in naturals]
     gaps = sum(later - earlier - 1 for earlier, later in itertools.pairwise(places))
     spare = len(jokers) - gaps
     if spare < 0 or len(cards) > RUN_MAX_CARDS:
         return None
     laid: list[Card] = [naturals[0]]
     for earlier, later in itertools.pairwise(naturals):
-        laid += [jokers[0]] * (_place(later) - _place(earlier) - 1) + [later]
-    high_room = ACE_PLACE - places[-1]
+        laid += [jokers[0]] * (place_of(later) - place_of(earlier) - 1) + [later]
+    high_room = top - places[-1]
     laid = [*laid, *jokers[: min(spare, high_room)]]
     laid = [*jokers[: max(0, spare - high_room)], *laid]
     return tuple(laid)
@@ -316,6 +366,7 @@ class OpeningVerdict:
     problems: tuple[MeldProblem, ...] = ()
     lowest: int | None = None
     highest: int | None = None
+    rule: str = "B3"  # the opening's rule: B3, or NA3 in North American Kaluki
 
     @property
     def valid(self) -> bool:
@@ -341,9 +392,8 @@ class OpeningVerdict:
         if self.valid:
             lines = ["valid", self.summary()]
             if not self.certain:
-                lines.append(
-                    f"only {self._best_readings()}: read otherwise it is worth {self.lowest} points (B3)"
-                )
+                otherwise = f"read otherwise it is worth {self.lowest} points ({self.rule})"
+                lines.append(f"only {self._best_readings()}: {otherwise}")
             return tuple(lines)
         lines = []
         for number, check in enumerate(self.melds, start=1):
@@ -377,9 +427,14 @@ class OpeningVerdict:
         }
 
 
-def check_opening(melds: Iterable[Iterable[Card]], rules: BritishRuleSet | None = None) -> OpeningVerdict:
+def check_opening(
+    melds: Iterable[Iterable[Card]], rules: BritishRuleSet | NorthAmericanRuleSet | None = None
+) -> OpeningVerdict:
     """B3: a player's first melds, laid in one turn, each legal (B2) and together worth at least
     ``opening_points``, a joker counting as the card it replaces; the deck must hold the cards (B1).
+
+    A North American ruleset reads runs with the ace high or low (NA2) and counts a low ace 1 (NA3); its
+    problems cite NA1–NA3.
 
     >>> from .laydown import parse_laydown
     >>> print(check_opening(parse_laydown("QS QH QD | 2C 3C 4C")))
@@ -387,8 +442,10 @@ def check_opening(melds: Iterable[Iterable[Card]], rules: BritishRuleSet | None 
     """
     rules = rules or BRITISH_PRESETS[DEFAULT_BRITISH_PRESET]
     values = rules.opening_values
-    checks = tuple(check_british_meld(cards) for cards in melds)
-    problems = _supply_problems(checks, rules)
+    ace_low = isinstance(rules, NorthAmericanRuleSet) and rules.ace_low
+    opening_rule, deck_rule = ("NA3", "NA1") if isinstance(rules, NorthAmericanRuleSet) else ("B3", "B1")
+    checks = tuple(check_british_meld(cards, ace_low=ace_low) for cards in melds)
+    problems = _supply_problems(checks, rules, deck_rule)
     lowest = highest = None
     if checks and all(check.valid for check in checks):
         lowest = sum(min(meld.points(values) for meld in check.readings) for check in checks)
@@ -397,29 +454,29 @@ def check_opening(melds: Iterable[Iterable[Card]], rules: BritishRuleSet | None 
             worth = f"{highest}" if lowest == highest else f"{lowest} to {highest}"
             problems.append(
                 MeldProblem(
-                    "B3",
+                    opening_rule,
                     f"the melds are worth {worth} points; an opening needs at least {rules.opening_points}",
                 )
             )
-    return OpeningVerdict(checks, rules.opening_points, values, tuple(problems), lowest, highest)
+    return OpeningVerdict(
+        checks, rules.opening_points, values, tuple(problems), lowest, highest, opening_rule
+    )
 
 
-def _supply_problems(checks: tuple[BritishMeldCheck, ...], rules: BritishRuleSet) -> list[MeldProblem]:
-    """B1: no lay-down holds more copies of a card, or more jokers, than the deck has."""
+def _supply_problems(
+    checks: tuple[BritishMeldCheck, ...], rules: BritishRuleSet | NorthAmericanRuleSet, rule: str
+) -> list[MeldProblem]:
+    """B1, NA1: no lay-down holds more copies of a card, or more jokers, than the deck has."""
     laid = (card for check in checks for card in check.cards)
     return [
         MeldProblem(
-            "B1",
+            rule,
             f"{count} jokers are laid but the deck holds {limit}"
             if card.is_joker
             else f"{card} is laid {count} times but the deck holds {limit}",
         )
         for card, count, limit in card_excess(laid, decks=rules.decks, jokers=rules.jokers)
     ]
-
-
-def _b2(message: str) -> MeldProblem:
-    return MeldProblem("B2", message)
 
 
 def _and(words: Iterable[str]) -> str:

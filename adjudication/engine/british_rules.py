@@ -28,7 +28,15 @@ from functools import cached_property
 from typing import Any, ClassVar, Final
 
 from .cards import SUITS, Card
-from .parameters import CardValues, InvalidRuleSet, card_values_from, require_flag, require_whole, rules_dict
+from .parameters import (
+    CardValues,
+    InvalidRuleSet,
+    card_values_from,
+    require_flag,
+    require_whole,
+    rules_dict,
+    with_overrides,
+)
 
 __all__ = [
     "BRITISH_CARD_VALUES",
@@ -294,21 +302,10 @@ def british_ruleset_from(name: str, overrides: Mapping[str, Any] | None = None) 
     if preset is None:
         known = ", ".join(sorted(BRITISH_PRESETS))
         raise InvalidRuleSet("ruleset", f"unknown British ruleset {name!r} (known: {known})")
-    if overrides is None:
-        return preset
-    if not isinstance(overrides, Mapping):
-        raise InvalidRuleSet("rules", "expected an object of rule parameters")
-    changes: dict[str, Any] = {}
-    for key, value in overrides.items():
-        if key not in BRITISH_RULE_KEYS:
-            raise InvalidRuleSet(
-                f"rules.{key}",
-                f"unknown rule parameter for British Kalooki (known: {', '.join(BRITISH_RULE_KEYS)})",
-            )
-        if key == "card_values":
-            changes[key] = card_values_from(preset.card_values, value)
-        elif key == "opening_values":
-            changes[key] = _opening_values_from(preset.opening_values, value)
-        else:
-            changes[key] = value
-    return replace(preset, **changes) if changes else preset
+    return with_overrides(
+        preset,
+        overrides,
+        keys=BRITISH_RULE_KEYS,
+        game="British Kalooki",
+        readers={"card_values": card_values_from, "opening_values": _opening_values_from},
+    )

@@ -27,21 +27,17 @@ from typing import Any, Final, NamedTuple
 from .british_rules import BritishRuleSet
 from .cards import Card
 from .sheet_fields import (
-    DEAL_LEVEL,
     RESULT_LEVEL,
     SheetError,
     check_extras,
     check_hand,
     deal_as_dict,
     flag,
-    got,
     join_path,
     json_object,
-    player_name,
     read_hand,
-    shown_key,
+    read_hand_entry,
     text,
-    unknown_player,
     whole,
 )
 
@@ -200,37 +196,27 @@ def read_british_hand(
 
 
 def _read_hand(raw: object, where: str, rules: BritishRuleSet, seats: Mapping[str, int]) -> BritishHand:
-    entry = json_object(raw, where)
-    if not entry.keys() <= HAND_KEYS:
-        _refuse_jamaican(entry, where, JAMAICAN_DEAL_KEYS)
-        check_extras(entry, HAND_KEYS, where, DEAL_LEVEL)
-    number = entry.get("deal")
-    most = rules.max_hands
-    if number is None:
-        raise SheetError(join_path(where, "deal"), f"missing: expected a hand number from 1 to {most}")
-    number = whole(number, join_path(where, "deal"), minimum=None)
-    if not 1 <= number <= most:
-        raise SheetError(
-            join_path(where, "deal"), f"expected a hand number from 1 to {most}, got {got(entry['deal'])}"
-        )
-    results = entry.get("results")
-    lines: dict[str, BritishResult] = {}
-    if results is not None:
-        for name, line in json_object(results, join_path(where, "results")).items():
-            at = join_path(where, f"results.{shown_key(name)}")
-            if name not in seats:
-                unknown_player(name, at, seats)
-            # A null result is no result (MISSING_RESULT in a scored hand), not an unreadable sheet.
-            if line is not None:
-                lines[name] = _read_result(line, at)
-    return BritishHand(
-        deal=number,
-        void=bool(flag(entry.get("void", False), join_path(where, "void"))),
-        dealer=player_name(entry.get("dealer"), join_path(where, "dealer"), seats),
-        out=player_name(entry.get("out"), join_path(where, "out"), seats),
-        kalookie=bool(flag(entry.get("kalookie", False), join_path(where, "kalookie"))),
-        results=lines,
+    hand = read_hand_entry(
+        raw,
+        where,
+        keys=HAND_KEYS,
+        refuse=_refuse_jamaican_deal,
+        most=rules.max_hands,
+        seats=seats,
+        read_result=_read_result,
     )
+    return BritishHand(
+        deal=hand.deal,
+        void=hand.void,
+        dealer=hand.dealer,
+        out=hand.out,
+        kalookie=bool(flag(hand.entry.get("kalookie", False), join_path(where, "kalookie"))),
+        results=hand.results,
+    )
+
+
+def _refuse_jamaican_deal(entry: Mapping[str, Any], where: str) -> None:
+    _refuse_jamaican(entry, where, JAMAICAN_DEAL_KEYS)
 
 
 def _read_result(raw: object, where: str) -> BritishResult:

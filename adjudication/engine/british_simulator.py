@@ -26,7 +26,7 @@ from .british_rules import BRITISH_PRESETS, DEFAULT_BRITISH_PRESET, BritishRuleS
 from .british_sheet import BritishSheet
 from .cards import FULL_DECK, JOKER, Card, format_cards
 from .sheet import sheet_to_dict
-from .simulator import DEFAULT_PLAYERS
+from .simulator import DEFAULT_PLAYERS, seeded_many
 
 __all__ = ["simulate_british_many", "simulate_british_sheet"]
 
@@ -89,8 +89,7 @@ def simulate_british_many(seed: int, count: int, **options: Any) -> list[dict[st
     >>> [game["ruleset"] for game in simulate_british_many(3, 2)]
     ['british', 'british']
     """
-    rng = random.Random(seed)
-    return [simulate_british_sheet(rng.getrandbits(63), **options) for _ in range(count)]
+    return seeded_many(simulate_british_sheet, seed, count, **options)
 
 
 def _with_dealer(entry: dict[str, Any], dealer: str | None) -> dict[str, Any]:

@@ -22,14 +22,26 @@ PENALTY_RANGE); hand size, totals, buy-ins and card supply are separate defects.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Final
+from typing import ClassVar, Final, Protocol
 
 from .british_rules import UPCARD, BritishRuleSet
 from .british_sheet import BritishHand, BritishResult, BritishSheet
 from .findings import CODE_ORDER, Finding, Value, finding
+from .north_american_sheet import NorthAmericanHand
 from .packed_hands import CAPACITY, count_excess, pack_readable, packing
 
 __all__ = ["validate_british"]
+
+# A hand of either game whose walk this is (the North American walk shares the hand-level checks).
+_AnyHand = BritishHand | NorthAmericanHand
+
+
+class _Line(Protocol):
+    """What the card-supply check reads of a player's line, in a British or a North American sheet."""
+
+    @property
+    def hand(self) -> str | None: ...
+
 
 # Where the game-level findings sort: the table's size first, the unfinished game last.
 _FIRST: Final = -1
@@ -48,7 +60,23 @@ def validate_british(sheet: BritishSheet) -> list[Finding]:
 
 
 class _Game:
-    """One game's walk: the state the rules carry from hand to hand, and the findings so far."""
+    """One game's walk: the state the rules carry from hand to hand, and the findings so far.
+
+    ``RULE`` names the rule each check shared with North American Kaluki cites (its validator's walk is a
+    subclass that cites NA1–NA6, NV1–NV4 instead).
+    """
+
+    RULE: ClassVar[Mapping[str, str]] = {
+        "table": "B1",
+        "dealer": "B1",
+        "winner": "BV1",
+        "hand_size": "BV2",
+        "range": "BV3",
+        "supply": "BV4",
+        "totals": "BV5",
+        "value": "B5",
+        "sequence": "BV7",
+    }
 
     def __init__(self, sheet: BritishSheet) -> None:
         rules = sheet.rules
@@ -94,6 +122,11 @@ class _Game:
         if self.over_after is None:
             left = sum(self.still_in.values())
             self.findings.append(finding("GAME_UNFINISHED", expected=1, found=left))
+        return self._sorted_findings()
+
+    def _sorted_findings(self) -> list[Finding]:
+        """By hand, then seat, then the spec's order of codes; the table's size first, the unfinished game
+        last."""
         if not self.findings:
             return self.findings
         seats = self.seats
@@ -139,12 +172,12 @@ class _Game:
         dealable = (rules.deck_size - UPCARD) // rules.hand_size
         allowed = f"{rules.min_players}–{min(rules.max_players, dealable)}"
         if not rules.min_players <= count <= rules.max_players:
-            self._add("PLAYER_COUNT", None, rule="B1", expected=allowed, found=count)
+            self._add("PLAYER_COUNT", None, rule=self.RULE["table"], expected=allowed, found=count)
         elif not rules.can_deal(count):
             self._add(
                 "PLAYER_COUNT",
                 None,
-                rule="B1",
+                rule=self.RULE["table"],
                 variant="hands",
                 expected=allowed,
                 found=count,
@@ -155,7 +188,7 @@ class _Game:
 
     # --- a void hand (B8) -----------------------------------------------------------------------
 
-    def _void(self, hand: BritishHand) -> None:
+    def _void(self, hand: _AnyHand) -> None:
         scores = [(name, line.penalty) for name, line in hand.results.items() if line.penalty]
         if hand.out is None and not scores:
             return
@@ -171,7 +204,7 @@ class _Game:
         results = hand.results
         factor = self.kalookie_factor if hand.kalookie else 1
         if out is None:
-            self._add("NO_WINNER", number, rule="BV1", variant="hand")
+            self._add("NO_WINNER", number, rule=self.RULE["winner"], variant="hand")
         still_in = self.still_in
         if self.out_after:
             # BV6: one out of the game who plays again is reported once, then followed as the sheet has it.
@@ -182,7 +215,6 @@ class _Game:
         packed = self.packing
         tokens_get = packed.tokens.__getitem__
         value_mask, value_bits = packed.value_mask, packed.value_bits
-        unopened, most = self.unopened, self.opened_most
         running = self.running
         limit = self.limit
         deal_cards = 0
@@ -207,12 +239,7 @@ class _Game:
                     packed_hand = sum(map(tokens_get, tokens))
                     held = len(tokens)
                 except KeyError:
-                    # Rare spellings (a suit symbol with a variation selector) or unreadable tokens.
-                    packed_hand, bad = pack_readable(tokens, packed)
-                    if bad:
-                        self._add("BAD_CARD", number, name, rule="B1", found=" ".join(bad))
-                    else:
-                        held = len(tokens)
+                    packed_hand, held = self._unusual_hand(number, name, tokens)
                 value = packed_hand & value_mask
                 deal_cards += packed_hand >> value_bits
                 deal_tokens += len(tokens)
@@ -227,19 +254,8 @@ class _Game:
             elif out is None and held <= 0 and penalty == 0:
                 # No `out` (NO_WINNER): an empty hand scoring nothing is most likely the unrecorded winner.
                 pass
-            elif held >= 0:
-                # BV2: unopened exactly hand_size; opened 1 … hand_size − the fewest an opening lays.
-                opened = line.opened
-                if opened is None:
-                    fits = held == unopened or 0 < held <= most
-                else:
-                    fits = 0 < held <= most if opened else held == unopened
-                if not fits:
-                    self._hand_size(number, name, opened, held)
-                if penalty != value * factor:
-                    self._hand_score(number, name, penalty, value * factor, value, factor)
             else:
-                self._without_hand(number, name, line.opened, penalty, factor)
+                self._non_winner(number, name, line.opened, penalty, held, value, factor)
             # BV5: the written total against the true running sum of written scores.
             so_far = running[name]
             if so_far is None:
@@ -251,7 +267,7 @@ class _Game:
                         "TOTAL_MISMATCH",
                         number,
                         name,
-                        rule="BV5",
+                        rule=self.RULE["totals"],
                         variant="hand",
                         expected=so_far,
                         found=line.total,
@@ -263,6 +279,24 @@ class _Game:
                 bought.append(name)
             elif so_far is not None and so_far > limit:
                 over.append(name)
+        if deal_tokens > CAPACITY or packed.over_limit(deal_cards):
+            self._card_supply(number, results, deal_cards, deal_tokens)
+        if bought or over:
+            self._limit(number, results, after, bought, over)
+
+    def _unusual_hand(self, number: int, name: str, tokens: list[str]) -> tuple[int, int]:
+        """A hand with rare spellings (a suit symbol with a variation selector) or unreadable tokens: its
+        packed number and the cards it holds (-1 when a token cannot be read: BAD_CARD)."""
+        packed_hand, bad = pack_readable(tokens, self.packing)
+        if bad:
+            self._add("BAD_CARD", number, name, rule=self.RULE["table"], found=" ".join(bad))
+            return packed_hand, -1
+        return packed_hand, len(tokens)
+
+    def _card_supply(
+        self, number: int, results: Mapping[str, _Line], deal_cards: int, deal_tokens: int
+    ) -> None:
+        """BV4: no card more often across the hand's hands than the deck holds."""
         if deal_tokens > CAPACITY:
             excess = count_excess(
                 (line.hand for line in results.values() if line.hand is not None),
@@ -270,13 +304,35 @@ class _Game:
                 jokers=self.rules.jokers,
             )
         else:
-            excess = packed.excess(deal_cards) if packed.over_limit(deal_cards) else []
+            excess = self.packing.excess(deal_cards)
         for card, count, limit in excess:
             self._add(
-                "CARD_SUPPLY", number, rule="BV4", variant="hand", expected=limit, found=count, card=str(card)
+                "CARD_SUPPLY",
+                number,
+                rule=self.RULE["supply"],
+                variant="hand",
+                expected=limit,
+                found=count,
+                card=str(card),
             )
-        if bought or over:
-            self._limit(number, results, after, bought, over)
+
+    def _non_winner(
+        self, number: int, name: str, opened: bool | None, penalty: int, held: int, value: int, factor: int
+    ) -> None:
+        """BV2, BV3: a non-winner's hand size and score, with the cards or from the score alone."""
+        if held < 0:
+            self._without_hand(number, name, opened, penalty, factor)
+            return
+        # BV2: unopened exactly hand_size; opened 1 … hand_size − the fewest an opening lays.
+        unopened, most = self.unopened, self.opened_most
+        if opened is None:
+            fits = held == unopened or 0 < held <= most
+        else:
+            fits = 0 < held <= most if opened else held == unopened
+        if not fits:
+            self._hand_size(number, name, opened, held)
+        if penalty != value * factor:
+            self._hand_score(number, name, penalty, value * factor, value, factor)
 
     def _limit(
         self,
@@ -322,9 +378,11 @@ class _Game:
     def _winner(self, number: int, name: str, penalty: int, held: int) -> None:
         # BV1: the winner scores 0 and holds nothing (B4: the last card was discarded).
         if penalty != 0:
-            self._add("WINNER_SCORED", number, name, rule="BV1", variant="hand", expected=0, found=penalty)
+            winner = self.RULE["winner"]
+            self._add("WINNER_SCORED", number, name, rule=winner, variant="hand", expected=0, found=penalty)
         if held > 0:
-            self._add("HAND_SIZE", number, name, rule="BV1", variant="winner", expected=0, found=held)
+            winner = self.RULE["winner"]
+            self._add("HAND_SIZE", number, name, rule=winner, variant="winner", expected=0, found=held)
 
     def _hand_size(self, number: int, name: str, opened: bool | None, held: int) -> None:
         """BV2: unopened exactly hand_size; opened 1 … hand_size − the fewest cards an opening lays."""
@@ -339,11 +397,11 @@ class _Game:
             "HAND_SIZE",
             number,
             name,
-            rule="BV2",
+            rule=self.RULE["hand_size"],
             variant=variant,
             expected=expected,
             found=held,
-            hand_size=self.rules.hand_size,
+            hand_size=self.unopened,
             fewest=self.fewest_opening,
             most=most,
         )
@@ -368,7 +426,7 @@ class _Game:
                 "PENALTY_MISMATCH",
                 number,
                 name,
-                rule="B5",
+                rule=self.RULE["value"],
                 variant="hand",
                 expected=expected,
                 found=penalty,
@@ -383,7 +441,7 @@ class _Game:
                 "NONWINNER_ZERO",
                 number,
                 name,
-                rule="BV3",
+                rule=self.RULE["range"],
                 variant="hand",
                 expected=f"≥ {self.cheapest}",
                 found=penalty,
@@ -411,7 +469,7 @@ class _Game:
             "PENALTY_RANGE",
             number,
             name,
-            rule="BV3",
+            rule=self.RULE["range"],
             expected=" or ".join(f"{low * factor}–{high * factor}" for low, high in ranges),
             found=penalty,
             cards=" or ".join(str(low) if low == high else f"{low}–{high}" for low, high in sizes),
@@ -459,7 +517,7 @@ class _HandSequence:
         self.scored: set[int] = set()
         self.void: int | None = None  # a void hand waiting for its replay
 
-    def see(self, hand: BritishHand) -> None:
+    def see(self, hand: _AnyHand) -> None:
         number, void = hand.deal, hand.void
         if self.void is not None:
             if number == self.void:
@@ -493,7 +551,7 @@ class _HandSequence:
         self.game._add(
             "DEAL_SEQUENCE",
             number,
-            rule="B8" if variant == "hand_void" else "BV7",
+            rule="B8" if variant == "hand_void" else self.game.RULE["sequence"],
             variant=variant,
             expected=expected,
             found=number,
@@ -515,7 +573,7 @@ class _Dealers:
         self.dealer: int | None = None if first is None else game.seats[first]
         self.other: int | None = None  # the rotation a wrong dealer implied
 
-    def see(self, hand: BritishHand) -> None:
+    def see(self, hand: _AnyHand) -> None:
         if hand.dealer is None:
             return
         seat = self.game.seats[hand.dealer]
@@ -528,7 +586,7 @@ class _Dealers:
             self.game._add(
                 "DEALER_ORDER",
                 hand.deal,
-                rule="B1",
+                rule=self.game.RULE["dealer"],
                 variant="hand",
                 expected=self.game.players[self.dealer],
                 found=hand.dealer,

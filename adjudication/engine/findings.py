@@ -4,6 +4,7 @@ The codes, their severity and the rule or check each comes from are fixed by the
 message lives in the one :data:`MESSAGES` table below, keyed by code (``CODE.variant`` for the few codes whose
 message depends on the case). British Kalooki's own codes (BUY_IN_RESET … GAME_UNFINISHED) follow the
 Jamaican ones; a shared code speaks of hands in a British game through its ``CODE.hand``-style variants.
+North American Kaluki's one code of its own (COLLECTED_MISMATCH) comes last.
 
 >>> item = finding("NOT_DOUBLED", deal=3, player="Bob", expected=146, found=73, value=73)
 >>> item.code, item.severity, item.rule, item.expected, item.found
@@ -73,6 +74,8 @@ CODE_TABLE: Final = (
     CodeSpec("PLAYED_AFTER_OUT", ERROR, "BV6", "a player out of the game has a result in a later hand"),
     CodeSpec("GAME_OVER", ERROR, "BV7", "a hand is scored after only one player was left"),
     CodeSpec("GAME_UNFINISHED", WARNING, "BV7", "two or more players are still in: the game is in play"),
+    # North American Kaluki (SCORESHEET.md, "A North American Kaluki game sheet"): NV1.
+    CodeSpec("COLLECTED_MISMATCH", ERROR, "NV1", "collected is not the sum of the others' penalties"),
 )
 CODES: Final = tuple(spec.code for spec in CODE_TABLE)
 SPECS: Final = {spec.code: spec for spec in CODE_TABLE}
@@ -106,7 +109,11 @@ MESSAGES: Final[dict[str, str]] = {
         "{player} went out with 0 calls, which is only possible by opening and going out at once, "
         "so deal {deal} must be doubled"
     ),
-    "CALL_LIMIT": "{player}'s calls ({found}) exceed the limit of {expected} with no over-call ruling",
+    # One infraction, one way to record it: the mark on the line (RULES.md, "R17/R18 on the sheet").
+    "CALL_LIMIT": (
+        "{player}'s calls ({found}) exceed the limit of {expected} and no over-call is marked: mark the "
+        "over-call on {player}'s line, its {infractions} points in the written score (R17)"
+    ),
     "OVERCALL_MISMARKED": (
         "{player} is ruled an over-caller but the calls ({found}) do not exceed the limit of {limit}"
     ),
@@ -226,6 +233,19 @@ MESSAGES: Final[dict[str, str]] = {
         "under the limit of {limit}"
     ),
     "GAME_UNFINISHED": "{found} players are still in the game: it is still in play",
+    # North American Kaluki: its own code, and the wording of shared codes where its game differs.
+    "COLLECTED_MISMATCH": (
+        "{player} went out in hand {deal}, so collects the sum of the others' hand values, {expected}, "
+        "not {found}"
+    ),
+    "COLLECTED_MISMATCH.not_winner": (
+        "{player} did not go out in hand {deal}, so collects nothing that hand, not {found}"
+    ),
+    "PENALTY_MISMATCH.value": "{player}'s hand is worth {expected}, not {found}",
+    "GAME_OVER.hands": (
+        "hand {deal} is scored after the game's {expected} hands were played: the game was over"
+    ),
+    "GAME_UNFINISHED.hands": "{found} of {expected} hands scored: the game is still in play",
 }
 
 

@@ -14,19 +14,23 @@ adjudication.engine.parameters.InvalidRuleSet: rules.limit: expected a whole num
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import itertools
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
-from typing import Any
+from functools import lru_cache
+from typing import Any, ClassVar, Protocol, TypeVar
 
-from .cards import Card
+from .cards import SUITS, Card
 
 __all__ = [
     "CardValues",
     "InvalidRuleSet",
     "card_values_from",
+    "deck_value_bounds",
     "require_flag",
     "require_whole",
     "rules_dict",
+    "with_overrides",
 ]
 
 
@@ -98,6 +102,48 @@ def card_values_from(base: CardValues, value: object) -> CardValues:
     return replace(base, **dict(value))
 
 
+class _Dataclass(Protocol):
+    """Any dataclass instance (what ``dataclasses.replace`` takes)."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+
+Preset = TypeVar("Preset", bound=_Dataclass)
+
+
+def with_overrides(
+    preset: Preset,
+    overrides: Mapping[str, Any] | None,
+    *,
+    keys: tuple[str, ...],
+    game: str,
+    readers: Mapping[str, Callable[[Any, object], Any]],
+) -> Preset:
+    """A game sheet's ``rules`` applied to a preset of a game of hands (British, North American): each key
+    one of ``keys`` (else refused naming ``game``), an object value read by its ``readers`` entry from the
+    preset's own value; the combination is checked when the ruleset is built.
+
+    >>> with_overrides(CardValues(), {"joker": 25}, keys=("joker",), game="a test", readers={}).joker
+    25
+    >>> with_overrides(CardValues(), {"ace": 1}, keys=("joker",), game="a test", readers={})
+    Traceback (most recent call last):
+    ...
+    adjudication.engine.parameters.InvalidRuleSet: rules.ace: unknown rule parameter for a test (known: joker)
+    """
+    if overrides is None:
+        return preset
+    if not isinstance(overrides, Mapping):
+        raise InvalidRuleSet("rules", "expected an object of rule parameters")
+    changes: dict[str, Any] = {}
+    for key, value in overrides.items():
+        if key not in keys:
+            known = ", ".join(keys)
+            raise InvalidRuleSet(f"rules.{key}", f"unknown rule parameter for {game} (known: {known})")
+        reader = readers.get(key)
+        changes[key] = value if reader is None else reader(getattr(preset, key), value)
+    return replace(preset, **changes) if changes else preset
+
+
 def require_whole(path: str, value: object, *, minimum: int | None) -> None:
     """Refuse anything but a whole number of at least ``minimum`` (None: any whole number).
 
@@ -123,6 +169,28 @@ def require_flag(path: str, value: object) -> None:
     """
     if not isinstance(value, bool):
         raise InvalidRuleSet(path, f"expected true or false, got {value!r}")
+
+
+@lru_cache(maxsize=32)
+def _value_sums(values: CardValues, decks: int, jokers: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Running sums of the deck's card values, cheapest card first and dearest card first."""
+    in_deck = [values.joker] * jokers
+    for rank in range(1, 14):
+        in_deck += [values.of(Card(rank, suit)) for suit in SUITS] * decks
+    in_deck.sort()
+    return (0, *itertools.accumulate(in_deck)), (0, *itertools.accumulate(reversed(in_deck)))
+
+
+def deck_value_bounds(values: CardValues, decks: int, jokers: int, cards: int) -> tuple[int, int]:
+    """The lowest and highest value ``cards`` cards of a deck of ``decks`` packs and ``jokers`` jokers
+    can be worth in hand (BV3, NV2).
+
+    >>> deck_value_bounds(CardValues(joker=25, black_ace=15, red_ace=15), 2, 4, 15)
+    (37, 250)
+    """
+    cheapest, dearest = _value_sums(values, decks, jokers)
+    cards = max(0, min(cards, len(cheapest) - 1))
+    return cheapest[cards], dearest[cards]
 
 
 def rules_dict(ruleset: Any) -> dict[str, Any]:

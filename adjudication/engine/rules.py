@@ -23,6 +23,16 @@ British Kalooki is a second family of presets (``british_rules``); :func:`rulese
 >>> british = ruleset_from("british-swedish")
 >>> british.family, british.limit, british.max_deal_number, rules.family, rules.max_deal_number
 ('british', 100, 200, 'jamaican', 9)
+
+North American Kaluki is a third (``north_american_rules``, RULES.md NA1–NA6):
+
+>>> ruleset_from("north-american", {"hands": 6}).family
+'north-american'
+>>> ruleset_from("north-american", {"buy_ins": 2})
+Traceback (most recent call last):
+...
+adjudication.engine.parameters.InvalidRuleSet: rules.buy_ins: a British Kalooki parameter; the \
+north-american ruleset has no such rule
 """
 
 from __future__ import annotations
@@ -35,6 +45,12 @@ from typing import Any, ClassVar, Final
 
 from .british_rules import BRITISH_PRESETS, BRITISH_RULE_KEYS, BritishRuleSet, british_ruleset_from
 from .cards import Card
+from .north_american_rules import (
+    NORTH_AMERICAN_PRESETS,
+    NORTH_AMERICAN_RULE_KEYS,
+    NorthAmericanRuleSet,
+    north_american_ruleset_from,
+)
 from .parameters import CardValues as CardValues
 from .parameters import InvalidRuleSet as InvalidRuleSet
 
@@ -297,9 +313,15 @@ DEFAULT_PRESET: Final = "jamaican"
 RULE_KEYS: Final = tuple(key for key in PRESETS[DEFAULT_PRESET].to_rules_dict())
 
 # Either family's ruleset: code serving both asks ``rules.family`` and ``rules.max_deal_number``.
-AnyRuleSet = RuleSet | BritishRuleSet
+AnyRuleSet = RuleSet | BritishRuleSet | NorthAmericanRuleSet
 # Every preset of every family, by name (the names never collide).
-PRESET_NAMES: Final = tuple(sorted((*PRESETS, *BRITISH_PRESETS)))
+PRESET_NAMES: Final = tuple(sorted((*PRESETS, *BRITISH_PRESETS, *NORTH_AMERICAN_PRESETS)))
+# Each family's own parameters, to name the game a misplaced one belongs to.
+_FAMILY_KEYS: Final = (
+    ("Jamaican Kalooki", RULE_KEYS),
+    ("British Kalooki", BRITISH_RULE_KEYS),
+    ("North American Kaluki", NORTH_AMERICAN_RULE_KEYS),
+)
 
 
 def ruleset_from(name: str = DEFAULT_PRESET, overrides: Mapping[str, Any] | None = None) -> AnyRuleSet:
@@ -318,10 +340,12 @@ def ruleset_from(name: str = DEFAULT_PRESET, overrides: Mapping[str, Any] | None
 ruleset has no such rule
     """
     if isinstance(name, str) and name in BRITISH_PRESETS:
-        _refuse_other_family(
-            overrides, name, other_keys=RULE_KEYS, own_keys=BRITISH_RULE_KEYS, other="Jamaican"
-        )
+        _refuse_other_family(overrides, name, own_keys=BRITISH_RULE_KEYS)
         return british_ruleset_from(name, overrides)
+    if isinstance(name, str) and name in NORTH_AMERICAN_PRESETS:
+        # NA6: no limit, no buy-ins, no kalookie doubling; no contracts or calls either.
+        _refuse_other_family(overrides, name, own_keys=NORTH_AMERICAN_RULE_KEYS)
+        return north_american_ruleset_from(name, overrides)
     preset = PRESETS.get(name) if isinstance(name, str) else None
     if preset is None:
         raise InvalidRuleSet("ruleset", f"unknown ruleset {name!r} (known: {', '.join(PRESET_NAMES)})")
@@ -335,9 +359,7 @@ ruleset has no such rule
     changes: dict[str, Any] = {}
     for key, value in overrides.items():
         if key not in RULE_KEYS:
-            _refuse_other_family(
-                {key: value}, name, other_keys=BRITISH_RULE_KEYS, own_keys=RULE_KEYS, other="British"
-            )
+            _refuse_other_family({key: value}, name, own_keys=RULE_KEYS)
             raise InvalidRuleSet(f"rules.{key}", f"unknown rule parameter (known: {', '.join(RULE_KEYS)})")
         if key == "card_values":
             changes[key] = _card_values_from(preset.card_values, value)
@@ -348,17 +370,18 @@ ruleset has no such rule
     return replace(preset, **changes)
 
 
-def _refuse_other_family(
-    overrides: object, name: str, *, other_keys: tuple[str, ...], own_keys: tuple[str, ...], other: str
-) -> None:
-    """A parameter of the other game named in this one's rules: say so, rather than "unknown"."""
+def _refuse_other_family(overrides: object, name: str, *, own_keys: tuple[str, ...]) -> None:
+    """A parameter of another game named in this one's rules: say so, rather than "unknown"."""
     if not isinstance(overrides, Mapping):
         return
     for key in overrides:
-        if key in other_keys and key not in own_keys:
-            raise InvalidRuleSet(
-                f"rules.{key}", f"a {other} Kalooki parameter; the {name} ruleset has no such rule"
-            )
+        if key in own_keys:
+            continue
+        for game, keys in _FAMILY_KEYS:
+            if key in keys:
+                raise InvalidRuleSet(
+                    f"rules.{key}", f"a {game} parameter; the {name} ruleset has no such rule"
+                )
 
 
 def _schedule_from(value: object) -> tuple[tuple[int, str], ...]:

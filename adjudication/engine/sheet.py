@@ -4,7 +4,7 @@
 place by its JSON path — exactly the "exit 2" cases of the spec. Everything else that is wrong with a sheet
 (a wrong score, an unreadable card, a missing deal) is readable and left to the validator's findings.
 A sheet with a British ruleset is a game of hands, read by ``british_sheet`` (:func:`parse_sheet` hands it
-over and :func:`sheet_to_dict` writes either).
+over and :func:`sheet_to_dict` writes either); a North American one is read by ``north_american_sheet``.
 
 >>> sheet = parse_sheet({"format": "kalooki-sheet/1", "players": ["Ann", "Bob", "Cy"], "deals": [
 ...     {"deal": 1, "out": "Ann", "results": {"Ann": {"penalty": 0}, "Bob": {"penalty": 12, "hand": "QS 2H"},
@@ -30,6 +30,13 @@ from typing import Any, Final, NamedTuple, NoReturn
 from .british_rules import BritishRuleSet
 from .british_sheet import BritishHeader, BritishSheet, read_british_sheet
 from .cards import Card
+from .north_american_rules import NorthAmericanRuleSet
+from .north_american_sheet import (
+    NorthAmericanHeader,
+    NorthAmericanSheet,
+    north_american_header,
+    read_north_american_sheet,
+)
 from .rules import DEALS_PER_SET, DEFAULT_PRESET, InvalidRuleSet, RuleSet, ruleset_from
 from .scoring import read_token, split_hand
 
@@ -205,11 +212,11 @@ def _whole_floats(value: Any) -> Any:
     return value
 
 
-def read_header(data: object) -> Header | BritishHeader:
+def read_header(data: object) -> Header | BritishHeader | NorthAmericanHeader:
     """Everything above ``deals``: format, rules, players, first dealer (SheetError when unreadable).
 
     A British ruleset gives a :class:`~adjudication.engine.british_sheet.BritishHeader`: its hands are read
-    by ``british_sheet``.
+    by ``british_sheet``; a North American one a ``NorthAmericanHeader`` (its ``rules`` must set ``hands``).
     """
     sheet = _object(data, "")
     if not sheet.keys() <= SHEET_KEYS:
@@ -248,6 +255,8 @@ def read_header(data: object) -> Header | BritishHeader:
         raise SheetError("deals", f"expected a list of deals, got {got(deals)}")
     if isinstance(rules, BritishRuleSet):
         return BritishHeader(rules, tuple(players), seats, first_dealer, deals)
+    if isinstance(rules, NorthAmericanRuleSet):
+        return north_american_header(rules, tuple(players), seats, first_dealer, deals)
     return Header(rules, tuple(players), seats, first_dealer, deals)
 
 
@@ -369,11 +378,12 @@ def _too_many_voids(index: int) -> NoReturn:
 # --- the public face ----------------------------------------------------------------------------
 
 
-def parse_sheet(data: object) -> Sheet | BritishSheet:
+def parse_sheet(data: object) -> Sheet | BritishSheet | NorthAmericanSheet:
     """Read a ``kalooki-sheet/1`` JSON value (already decoded); raise :class:`SheetError` if unreadable.
 
     A British ruleset gives a :class:`~adjudication.engine.british_sheet.BritishSheet` (``rules.family``
-    says which game a sheet is of).
+    says which game a sheet is of); a North American one a
+    :class:`~adjudication.engine.north_american_sheet.NorthAmericanSheet`.
 
     >>> parse_sheet({"format": "kalooki-sheet/1", "rules": {"call_limit": 2}, "players": ["A", "B", "C"],
     ...              "deals": []}).rules.call_limit
@@ -389,6 +399,8 @@ def parse_sheet(data: object) -> Sheet | BritishSheet:
     header = read_header(data)
     if isinstance(header, BritishHeader):
         return read_british_sheet(header)
+    if isinstance(header, NorthAmericanHeader):
+        return read_north_american_sheet(header)
     deals = tuple(_record(row) for row in read_deals(header))
     return Sheet(rules=header.rules, players=header.players, deals=deals, first_dealer=header.first_dealer)
 
@@ -428,7 +440,7 @@ def _record(row: DealRow) -> DealRecord:
     )
 
 
-def load_sheet(text: str | bytes) -> Sheet | BritishSheet:
+def load_sheet(text: str | bytes) -> Sheet | BritishSheet | NorthAmericanSheet:
     """Decode JSON text and read the sheet; bad JSON is a :class:`SheetError` too.
 
     >>> load_sheet("{")
@@ -464,7 +476,7 @@ def decode_json(text: str | bytes) -> Any:
     return value
 
 
-def sheet_to_dict(sheet: Sheet | BritishSheet) -> dict[str, Any]:
+def sheet_to_dict(sheet: Sheet | BritishSheet | NorthAmericanSheet) -> dict[str, Any]:
     """The sheet, of either game, as a ``kalooki-sheet/1`` JSON value; ``parse_sheet(sheet_to_dict(s)) == s``.
 
     >>> data = {"format": "kalooki-sheet/1", "ruleset": "jamaican-large", "players": ["A", "B", "C", "D"],

@@ -12,8 +12,8 @@ adjudication.engine.sheet_fields.SheetError: deals[0].results.Bob.penalty: expec
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
-from typing import Any, Final, NoReturn
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Final, Generic, NamedTuple, NoReturn, TypeVar
 
 from .cards import Card
 from .scoring import read_token, split_hand
@@ -27,6 +27,7 @@ __all__ = [
     "MAX_VOID_DEALS",
     "RESULT_LEVEL",
     "SHORT_HAND",
+    "HandEntry",
     "SheetError",
     "check_extras",
     "check_hand",
@@ -38,6 +39,7 @@ __all__ = [
     "json_object",
     "player_name",
     "read_hand",
+    "read_hand_entry",
     "shown_key",
     "text",
     "text_too_long",
@@ -250,10 +252,17 @@ def read_hand(hand: str) -> tuple[tuple[Card, ...] | None, tuple[str, ...]]:
 
 
 def deal_as_dict(
-    *, deal: int, void: bool, dealer: str | None, out: str | None, mark: tuple[str, bool], results: Any
+    *,
+    deal: int,
+    void: bool,
+    dealer: str | None,
+    out: str | None,
+    mark: tuple[str, bool] | None,
+    results: Any,
 ) -> dict[str, Any]:
-    """One entry of ``deals`` as JSON, in either game: ``mark`` is the deal's flag (``doubled`` or
-    ``kalookie``), written for every scored deal; a void deal is ``{"deal": k, "void": true}``.
+    """One entry of ``deals`` as JSON, in any game: ``mark`` is the deal's flag (``doubled`` or
+    ``kalookie``; None in a North American game, which has none), written for every scored deal; a void
+    deal is ``{"deal": k, "void": true}``.
 
     >>> deal_as_dict(deal=2, void=True, dealer=None, out=None, mark=("kalookie", False), results={})
     {'deal': 2, 'void': True}
@@ -265,9 +274,78 @@ def deal_as_dict(
         data["dealer"] = dealer
     if out is not None:
         data["out"] = out
-    key, flagged = mark
-    if flagged or not void:
-        data[key] = flagged
+    if mark is not None:
+        key, flagged = mark
+        if flagged or not void:
+            data[key] = flagged
     if results or not void:
         data["results"] = {name: result.as_dict() for name, result in results.items()}
     return data
+
+
+Line = TypeVar("Line")
+
+
+class HandEntry(NamedTuple, Generic[Line]):
+    """One hand of a game sheet as read by :func:`read_hand_entry`: the object itself (for a game's own
+    fields), its number, whether it is void, its dealer and winner, and each player's line."""
+
+    entry: dict[str, Any]
+    deal: int
+    void: bool
+    dealer: str | None
+    out: str | None
+    results: dict[str, Line]
+
+
+def read_hand_entry(
+    raw: object,
+    where: str,
+    *,
+    keys: frozenset[str],
+    refuse: Callable[[Mapping[str, Any], str], None],
+    most: int,
+    seats: Mapping[str, int],
+    read_result: Callable[[object, str], Line],
+) -> HandEntry[Line]:
+    """One entry of a game sheet's ``deals`` (British or North American): a hand numbered 1 … ``most``
+    and its lines, each read by ``read_result``. ``refuse`` raises for a field of another game before
+    the fields the reader does not know (outside ``keys``) are let through within the size limits.
+
+    >>> seats = {"Ann": 0, "Bob": 1}
+    >>> hand = read_hand_entry({"deal": 2, "out": "Ann", "results": {"Bob": {"penalty": 9}, "Ann": None}},
+    ...     "deals[1]", keys=frozenset({"deal", "out", "results"}), refuse=lambda entry, where: None,
+    ...     most=200, seats=seats, read_result=lambda line, where: json_object(line, where)["penalty"])
+    >>> hand.deal, hand.out, hand.void, hand.results
+    (2, 'Ann', False, {'Bob': 9})
+    """
+    entry = json_object(raw, where)
+    if not entry.keys() <= keys:
+        refuse(entry, where)
+        check_extras(entry, keys, where, DEAL_LEVEL)
+    number = entry.get("deal")
+    if number is None:
+        raise SheetError(join_path(where, "deal"), f"missing: expected a hand number from 1 to {most}")
+    number = whole(number, join_path(where, "deal"), minimum=None)
+    if not 1 <= number <= most:
+        raise SheetError(
+            join_path(where, "deal"), f"expected a hand number from 1 to {most}, got {got(entry['deal'])}"
+        )
+    results = entry.get("results")
+    lines: dict[str, Line] = {}
+    if results is not None:
+        for name, line in json_object(results, join_path(where, "results")).items():
+            at = join_path(where, f"results.{shown_key(name)}")
+            if name not in seats:
+                unknown_player(name, at, seats)
+            # A null result is no result (MISSING_RESULT in a scored hand), not an unreadable sheet.
+            if line is not None:
+                lines[name] = read_result(line, at)
+    return HandEntry(
+        entry,
+        number,
+        bool(flag(entry.get("void", False), join_path(where, "void"))),
+        player_name(entry.get("dealer"), join_path(where, "dealer"), seats),
+        player_name(entry.get("out"), join_path(where, "out"), seats),
+        lines,
+    )

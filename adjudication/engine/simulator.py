@@ -20,7 +20,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .cards import FULL_DECK, JOKER, Card, format_cards
@@ -28,7 +28,7 @@ from .rules import DEALS_PER_SET, DEFAULT_PRESET, PRESETS, UPCARD, RuleSet
 from .scoring import result_penalty
 from .sheet import FORMAT, MAX_VOID_DEALS
 
-__all__ = ["simulate_many", "simulate_sheet"]
+__all__ = ["seeded_many", "simulate_many", "simulate_sheet"]
 
 DEFAULT_PLAYERS = ("Ann", "Bob", "Cy", "Dee")
 
@@ -103,8 +103,21 @@ def simulate_many(seed: int, count: int, **options: Any) -> list[dict[str, Any]]
     >>> [len(sheet["deals"]) >= 9 for sheet in simulate_many(3, 2)]
     [True, True]
     """
+    return seeded_many(simulate_sheet, seed, count, **options)
+
+
+def seeded_many(
+    simulate: Callable[..., dict[str, Any]], seed: int, count: int, **options: Any
+) -> list[dict[str, Any]]:
+    """``count`` results of ``simulate`` (any game's simulator), each with its own seed drawn from ``seed``.
+
+    >>> def dice(seed: int) -> dict[str, Any]:
+    ...     return {"die": seed % 6 + 1}
+    >>> seeded_many(dice, 3, 4) == seeded_many(dice, 3, 4), len(seeded_many(dice, 3, 4))
+    (True, 4)
+    """
     rng = random.Random(seed)
-    return [simulate_sheet(rng.getrandbits(63), **options) for _ in range(count)]
+    return [simulate(rng.getrandbits(63), **options) for _ in range(count)]
 
 
 def _void(number: int, dealer: str | None) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """The score-sheet validator: checks V1–V14 of RULES.md, reported with the codes of SCORESHEET.md.
 
-A British game sheet is handed to ``british_validator`` (checks BV1–BV8) by both doors below.
+A British game sheet is handed to ``british_validator`` (checks BV1–BV8) by both doors below, a North
+American one to ``north_american_validator`` (NV1–NV4).
 
 :func:`validate_data` reads the decoded JSON and checks it in one pass (it raises :class:`SheetError` for
 the unreadable cases, exit 2); :func:`validate` checks an already parsed :class:`Sheet`. Both return the
@@ -34,6 +35,8 @@ from .british_validator import validate_british
 from .cards import JOKER, Card
 from .dealing import dealer_passes
 from .findings import CODE_ORDER, Finding, finding
+from .north_american_sheet import NorthAmericanHeader, NorthAmericanSheet, read_north_american_sheet
+from .north_american_validator import validate_north_american
 
 # Hands are read packed: a hand's value and card counts in one integer (packed_hands).
 from .packed_hands import CAPACITY as _CAPACITY
@@ -51,10 +54,11 @@ __all__ = ["has_errors", "validate", "validate_data"]
 # --- the public face ----------------------------------------------------------------------------
 
 
-def validate(sheet: Sheet | BritishSheet) -> list[Finding]:
+def validate(sheet: Sheet | BritishSheet | NorthAmericanSheet) -> list[Finding]:
     """The findings for a parsed sheet of either game, sorted by deal then seat (empty when it is clean).
 
-    A British sheet is checked by ``british_validator`` (BV1–BV8).
+    A British sheet is checked by ``british_validator`` (BV1–BV8), a North American one by
+    ``north_american_validator`` (NV1–NV4).
 
     >>> from .sheet import parse_sheet
     >>> from .simulator import simulate_sheet
@@ -63,6 +67,8 @@ def validate(sheet: Sheet | BritishSheet) -> list[Finding]:
     """
     if isinstance(sheet, BritishSheet):
         return validate_british(sheet)
+    if isinstance(sheet, NorthAmericanSheet):
+        return validate_north_american(sheet)
     return _Checker(header_of(sheet)).run(result_rows(sheet))
 
 
@@ -76,6 +82,8 @@ def validate_data(data: object) -> list[Finding]:
     header = read_header(data)
     if isinstance(header, BritishHeader):
         return validate_british(read_british_sheet(header))
+    if isinstance(header, NorthAmericanHeader):
+        return validate_north_american(read_north_american_sheet(header))
     return _Checker(header).run(read_deals(header))
 
 
@@ -198,7 +206,16 @@ class _Checker:
             # V3, R17: calls above the limit need an over-call ruling, and a ruling needs them.
             if calls > limit:
                 if not overcall:
-                    add(finding("CALL_LIMIT", deal=deal, player=name, expected=limit, found=calls))
+                    add(
+                        finding(
+                            "CALL_LIMIT",
+                            deal=deal,
+                            player=name,
+                            expected=limit,
+                            found=calls,
+                            infractions=overcall_penalty,
+                        )
+                    )
             elif overcall:
                 add(
                     finding(

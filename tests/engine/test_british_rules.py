@@ -93,9 +93,9 @@ def test_the_family_and_the_highest_deal_number_answer_for_both_games() -> None:
     assert "family" not in BRITISH.to_rules_dict() and "family" not in jamaican.to_rules_dict()
 
 
-def test_every_preset_of_both_families_is_named_once() -> None:
-    assert len(set(PRESET_NAMES)) == len(PRESET_NAMES) == 6
-    assert set(PRESET_NAMES) == {"jamaican", "jamaican-large", *BRITISH_PRESETS}
+def test_every_preset_of_every_family_is_named_once() -> None:
+    assert len(set(PRESET_NAMES)) == len(PRESET_NAMES) == 7
+    assert set(PRESET_NAMES) == {"jamaican", "jamaican-large", *BRITISH_PRESETS, "north-american"}
 
 
 def test_the_british_keys_are_the_specs() -> None:

@@ -109,7 +109,7 @@ def test_a_run_valid_in_another_order_says_so_and_exits_1() -> None:
         (
             ("--deal", "3", "--ruleset", "kaluki", SPEC_EXAMPLE),
             "--ruleset: unknown ruleset 'kaluki' (known: british, british-301, british-501, british-swedish, "
-            "jamaican, jamaican-large)",
+            "jamaican, jamaican-large, north-american)",
         ),
     ],
 )

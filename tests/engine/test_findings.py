@@ -51,7 +51,9 @@ BRITISH_TABLE = [
     ("GAME_OVER", "error"),
     ("GAME_UNFINISHED", "warning"),
 ]
-SPEC_TABLE = JAMAICAN_TABLE + BRITISH_TABLE
+# The North American game sheet's own code (SCORESHEET.md, "A North American Kaluki game sheet"), last.
+NORTH_AMERICAN_TABLE = [("COLLECTED_MISMATCH", "error")]
+SPEC_TABLE = JAMAICAN_TABLE + BRITISH_TABLE + NORTH_AMERICAN_TABLE
 
 
 def test_codes_are_in_the_spec_order():

@@ -265,7 +265,7 @@ REFUSALS: list[tuple[str, Any, str, str]] = [
         None,
         "ruleset",
         "unknown ruleset 'kaluki' (known: british, british-301, british-501, british-swedish, jamaican, "
-        "jamaican-large)",
+        "jamaican-large, north-american)",
     ),
     ("jamaican", [], "rules", "expected an object of rule parameters"),
     ("jamaican", "call_limit=2", "rules", "expected an object of rule parameters"),

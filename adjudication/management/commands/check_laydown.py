@@ -2,10 +2,12 @@
 
     python manage.py check_laydown --deal 3 "QS QH JK | 4H 5H 6H 7H | 9C 10C JC QC" [--ruleset NAME]
     python manage.py check_laydown --ruleset british "KS KH KD KC | JK 7S 8S"
+    python manage.py check_laydown --ruleset north-american "AS 2S 3S 4S | KD KH KC | QD QH QC"
 
-Exit 0 and ``valid`` when the lay-down opens deal K's contract (Jamaican) or makes a 40-point opening
-(British, no ``--deal``); exit 1 and one line per broken rule; exit 2 and one message on standard error
-when the cards, the deal number or the ruleset cannot be read.
+Exit 0 and ``valid`` when the lay-down opens deal K's contract (Jamaican), makes a 40-point opening
+(British, no ``--deal``) or a 51-point one with the ace high or low (North American, NA2, NA3, no
+``--deal``); exit 1 and one line per broken rule; exit 2 and one message on standard error when the cards,
+the deal number or the ruleset cannot be read.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from adjudication.engine.british_melds import OpeningVerdict, check_opening
 from adjudication.engine.british_rules import BritishRuleSet
 from adjudication.engine.cards import Card
 from adjudication.engine.laydown import InvalidLaydown, LaydownVerdict, check_laydown, parse_laydown
+from adjudication.engine.north_american_melds import check_opening as check_north_american_opening
+from adjudication.engine.north_american_rules import NorthAmericanRuleSet
 from adjudication.engine.rules import (
     DEFAULT_PRESET,
     PRESET_NAMES,
@@ -40,7 +44,8 @@ class Unreadable(Exception):
 class Command(BaseCommand):
     help = (
         'Check whether a lay-down (melds separated by "|") opens deal K\'s contract (R4–R8, R10), or, '
-        "with a British ruleset, makes a British opening (B2, B3). "
+        "with a British ruleset, makes a British opening (B2, B3), or with the north-american one a North "
+        "American opening (NA2, NA3). "
         "Exit 0 valid, 1 a rule is broken, 2 unreadable."
     )
     # Pure engine work: no database, no URLs, so a director's check never waits on (or trips over) the site.
@@ -54,7 +59,9 @@ class Command(BaseCommand):
         )
         # Read as text so that a bad number gets the same one-line message as a bad card.
         parser.add_argument(
-            "--deal", metavar="K", help="the deal number, 1–9 (Jamaican; a British opening has no deal)"
+            "--deal",
+            metavar="K",
+            help="the deal number, 1–9 (Jamaican; a British or North American opening has no deal)",
         )
         parser.add_argument(
             "--ruleset",
@@ -81,12 +88,14 @@ class Command(BaseCommand):
 
 
 def _verdict(rules: AnyRuleSet, deal: str | None, text: str) -> LaydownVerdict | OpeningVerdict:
-    """The lay-down against the game's rule: a Jamaican deal's contract or a British opening."""
-    if isinstance(rules, BritishRuleSet):
+    """The lay-down against the game's rule: a Jamaican deal's contract, a British or a North American
+    opening."""
+    if isinstance(rules, BritishRuleSet | NorthAmericanRuleSet):
         if deal is not None:
-            raise Unreadable(
-                "--deal: British Kalooki has no contracts, so no deal to check against; leave it out"
-            )
+            game = "British Kalooki" if isinstance(rules, BritishRuleSet) else "North American Kaluki"
+            raise Unreadable(f"--deal: {game} has no contracts, so no deal to check against; leave it out")
+        if isinstance(rules, NorthAmericanRuleSet):
+            return check_north_american_opening(_melds(text), rules)
         return check_opening(_melds(text), rules)
     if deal is None:
         raise Unreadable(

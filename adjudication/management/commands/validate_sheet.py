@@ -1,4 +1,4 @@
-"""Check a score sheet, Jamaican or British (SCORESHEET.md, "The validator's answer").
+"""Check a score sheet, Jamaican, British or North American (SCORESHEET.md, "The validator's answer").
 
     python manage.py validate_sheet FILE [--format text|json]      (FILE "-" reads standard input)
 
@@ -24,7 +24,8 @@ EXIT_UNREADABLE = 2
 
 class Command(BaseCommand):
     help = (
-        "Check a kalooki-sheet/1 score sheet against the rules (checks V1–V14; a British game, BV1–BV8). "
+        "Check a kalooki-sheet/1 score sheet against the rules (checks V1–V14; a British game, BV1–BV8; "
+        "a North American game, NV1–NV4). "
         "Exit 0 no errors, 1 errors found, 2 unreadable."
     )
     # Pure engine work: no database or site checks, so it runs anywhere a sheet file is.
