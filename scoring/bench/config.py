@@ -126,6 +126,8 @@ TARGETS: dict[str, tuple[Bound, ...]] = {
         Bound("ratio_to_json_loads", 3.0),
         # Issue 14: British games (hands included) at the same rate.
         Bound("british.deals_per_second", 50_000, at_least=True),
+        # North American Kaluki games (hands included), the same rate again.
+        Bound("north_american.deals_per_second", 50_000, at_least=True),
     ),
     "standings": (
         Bound("cold_ratio_to_sql", 3.0),

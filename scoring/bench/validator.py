@@ -6,16 +6,19 @@ from the validation of the parsed sheets.
 
 `british` (issue 14): simulated British Kalooki games, every hand written, validated the same way — as
 many as the event has sets, and never fewer than a few hundred so that a small run still times something;
-its `deals_per_second` counts scored hands.
+its `deals_per_second` counts scored hands. `north_american`: simulated North American Kaluki games (the
+simulator's eight hands a game at tables of four), timed the same way.
 """
 
 from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from typing import Any
 
 from adjudication.engine.british_simulator import simulate_british_many
+from adjudication.engine.north_american_simulator import simulate_north_american_many
 from adjudication.engine.sheet import parse_sheet
 from adjudication.engine.validator import validate
 
@@ -67,17 +70,19 @@ def measure(context: BenchContext) -> dict[str, Any]:
         "deals_per_cpu_second": round(deals / median(validate_cpu)) if median(validate_cpu) else None,
         # The simulator's sheets are valid: any finding here is a validator (or simulator) bug.
         "findings": findings,
-        "british": _british(context),
+        "british": _games(context, simulate_british_many),
+        "north_american": _games(context, simulate_north_american_many),
     }
 
 
-# A British game runs to about eight hands at the 150 limit.
+# A British game runs to about eight hands at the 150 limit; a simulated North American game is eight.
 BRITISH_GAMES_AT_LEAST = 250
 
 
-def _british(context: BenchContext) -> dict[str, Any]:
+def _games(context: BenchContext, simulate_many: Callable[..., list[dict[str, Any]]]) -> dict[str, Any]:
+    """One game family's simulated games, every hand written, validated as the event's sheets are."""
     count = max(len(context.event.sheets), BRITISH_GAMES_AT_LEAST)
-    games = simulate_british_many(context.scale.seed, count, with_hands=True)
+    games = simulate_many(context.scale.seed, count, with_hands=True)
     parsed = [parse_sheet(game) for game in games]
     hands = sum(1 for sheet in parsed for hand in sheet.deals if not hand.void)
     runs = [_validated(parsed) for _ in range(context.scale.validator_runs)]
