@@ -6,7 +6,7 @@ then rendering is pure: a Django template builds ONE HTML
 document — a whole round pack is one document with a page break between tables, not one render per
 table merged — and WeasyPrint lays it out once.
 
-The print stylesheet (templates/scoring/pdf/print.css) is read once and inlined, so each document's HTML
+The print stylesheet (templates/pdf/print.css) is read once and inlined, so each document's HTML
 is self-contained: what `render_*` prints is exactly `weasyprint.HTML(string=html).write_pdf()` of the
 `*_html` function's answer (the benchmark compares the two).
 """
@@ -26,7 +26,7 @@ from ..selectors.british_printed import BritishPrintedSheet
 from ..self_entry_codes import SheetCode
 from .pdf_data import SeasonSheet, Seating, StandingsSheet, TableSheet
 
-CSS_TEMPLATE = "scoring/pdf/print.css"
+CSS_TEMPLATE = "pdf/print.css"
 # Sheets are landscape (nine rows, three columns a player); lists are portrait.
 PAPER_SIZES = {"A4": "A4", "Letter": "letter"}
 # The width of a sheet's table in mm: landscape paper less the `@page sheet` margins (9 mm a side).
@@ -119,7 +119,7 @@ def sheets_html(
         (sheet, sheet_layout(paper, len(sheet.players)), codes.get(sheet.table_number)) for sheet in sheets
     ]
     return render_to_string(
-        "scoring/pdf/sheets.html", {"sheets": items, "title": title, "css": print_css(paper)}
+        "pdf/sheets.html", {"sheets": items, "title": title, "css": print_css(paper)}
     )
 
 
@@ -140,11 +140,11 @@ def british_sheets_html(sheets: Sequence[BritishPrintedSheet], *, paper: str) ->
     else:
         title = f"{first.event.name} · Round {first.round_number} · score sheets"
     return render_to_string(
-        "scoring/pdf/british_sheets.html", {"sheets": sheets, "title": title, "css": print_css(paper)}
+        "pdf/british_sheets.html", {"sheets": sheets, "title": title, "css": print_css(paper)}
     )
 
 
-def standings_html(standings: StandingsSheet, *, template: str = "scoring/pdf/standings.html") -> str:
+def standings_html(standings: StandingsSheet, *, template: str = "pdf/standings.html") -> str:
     return render_to_string(
         template,
         {"standings": standings, "title": standings.title, "css": print_css(standings.event.paper)},
@@ -153,14 +153,14 @@ def standings_html(standings: StandingsSheet, *, template: str = "scoring/pdf/st
 
 def season_html(sheet: SeasonSheet) -> str:
     return render_to_string(
-        "scoring/pdf/season.html", {"sheet": sheet, "title": sheet.title, "css": print_css(sheet.paper)}
+        "pdf/season.html", {"sheet": sheet, "title": sheet.title, "css": print_css(sheet.paper)}
     )
 
 
 def seating_html(seating: Seating) -> str:
     title = f"{seating.event.name} · Round {seating.round_number} · seating"
     return render_to_string(
-        "scoring/pdf/seating.html",
+        "pdf/seating.html",
         {"seating": seating, "title": title, "css": print_css(seating.event.paper)},
     )
 
@@ -239,7 +239,7 @@ def render_standings(*, event, round_number: int | None = None, provisional: boo
         british = british_printed.british_standings_sheet(
             event, round_number=round_number, provisional=provisional
         )
-        return write_pdf(standings_html(british, template="scoring/pdf/british_standings.html"))
+        return write_pdf(standings_html(british, template="pdf/british_standings.html"))
     standings = printed.standings_sheet(event, round_number=round_number, provisional=provisional)
     return write_pdf(standings_html(standings))
 

@@ -19,7 +19,7 @@ def director_url(event) -> str:
     return reverse("scoring:direct", kwargs={"slug": event.slug})
 
 
-@register.inclusion_tag("scoring/_event_nav.html", takes_context=True)
+@register.inclusion_tag("parts/_event_nav.html", takes_context=True)
 def event_nav(context):
     """The event's navigation (standings, rounds, seating, projector, director) when a page has an event."""
     event = context.get("event")
@@ -48,7 +48,7 @@ def event_nav(context):
 LIVE_REFRESH_SECONDS = 30
 
 
-@register.inclusion_tag("scoring/_live_refresh.html")
+@register.inclusion_tag("parts/_live_refresh.html")
 def live_refresh(event, seconds: int = LIVE_REFRESH_SECONDS):
     """While a table of `event` is still to verify: the page asks again every `seconds` with the ETag it
     was served with (static/js/live-refresh.js) — a 304 when nothing changed, the new page otherwise."""

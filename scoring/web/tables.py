@@ -95,7 +95,7 @@ class StandingsTable(PlacesTable):
 
     def __init__(self, data, *, event, knockout: bool = False, **kwargs):
         exclude = () if knockout else ("round_reached",)
-        super().__init__(data, exclude=exclude, template_name="scoring/_standings_table.html", **kwargs)
+        super().__init__(data, exclude=exclude, template_name="parts/_standings_table.html", **kwargs)
         self.event = event
         self.knockout = knockout
         # The player page's address without the id: one reverse per page, not one per row.

@@ -108,7 +108,7 @@ def table_page(
         "warnings": [finding for finding in page.findings if not finding.is_error],
     }
     context.update(forms)
-    return render(request, "scoring/british/table.html", context, status=status)
+    return render(request, "direct/british_table.html", context, status=status)
 
 
 def save_hand(request, event: Event, game_set: GameSet, *, sequence: int | None) -> HttpResponse:

@@ -45,7 +45,7 @@ def desk(request, event: Event):
         "keys": table_keys(event),
         "base_url": request_base_url(request),
     }
-    return render(request, "scoring/self_entry/desk.html", context)
+    return render(request, "direct/self_entry_desk.html", context)
 
 
 def _call(request, event: Event, call, done) -> HttpResponse:

@@ -161,7 +161,7 @@ def _table_page(
         context["delete_form"] = DeleteDealForm(initial={"version": editing.version})
     context.update(forms)
     context["lines"] = _check_lines(context["entry"], None)
-    return render(request, "scoring/entry/table.html", context, status=status)
+    return render(request, "direct/table.html", context, status=status)
 
 
 def table_page(request, event: Event, game_set: GameSet, *, status: int = 200, **forms: Any) -> HttpResponse:
@@ -198,7 +198,7 @@ def _dashboard_page(request, event: Event, *, status: int = 200, **forms: Any) -
     if seat_form is not None:
         context["seat_forms"][forms.pop("seat_round")] = seat_form
     context.update(forms)
-    return render(request, "scoring/entry/dashboard.html", context, status=status)
+    return render(request, "direct/dashboard.html", context, status=status)
 
 
 # --- the event ----------------------------------------------------------------------------------
@@ -334,7 +334,7 @@ def players_import(request, event: Event):
     job = jobs_read.event_job(event, job_id) if job_id is not None else None
     return render(
         request,
-        "scoring/entry/players_import.html",
+        "direct/players_import.html",
         {"event": event, "form": form, "report": report, "jobs": [job] if job else []},
         status=status,
     )
@@ -451,7 +451,7 @@ def validate(request, event: Event, number: int, table: int):
         except ValidationError as exc:
             entry.add_service_error(exc)
     context = {"entry": entry, "preview": preview, "lines": _check_lines(entry, preview), "oob": True}
-    return render(request, "scoring/entry/_check.html", context)
+    return render(request, "parts/_check.html", context)
 
 
 def _table_form(
@@ -578,7 +578,7 @@ def laydown(request, event: Event, number: int, table: int):
         else:
             verdict = check_laydown(melds, deal=form.cleaned_data["deal"], rules=event.ruleset()).as_dict()
     if _is_htmx(request):
-        return render(request, "scoring/entry/_laydown.html", {"laydown_form": form, "verdict": verdict})
+        return render(request, "direct/_laydown.html", {"laydown_form": form, "verdict": verdict})
     return _table_page(
         request,
         event,
@@ -599,7 +599,7 @@ def sheet_import(request, event: Event, number: int, table: int):
     def page(status: int = 200) -> HttpResponse:
         return render(
             request,
-            "scoring/entry/sheet_import.html",
+            "direct/sheet_import.html",
             {"event": event, "game_set": game_set, "round": game_set.table.round, "form": form},
             status=status,
         )
@@ -652,7 +652,7 @@ def substitute(request, event: Event, number: int, table: int, position: int):
     def page(status: int = 200) -> HttpResponse:
         return render(
             request,
-            "scoring/entry/substitute.html",
+            "direct/substitute.html",
             {"event": event, "game_set": game_set, "round": game_set.table.round, "seat": seat, "form": form},
             status=status,
         )

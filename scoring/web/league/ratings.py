@@ -29,7 +29,7 @@ from .tables import RatingTable
 class RatingListView(TableExportView):
     """Every rated player best first, every event's counted sets (or one season's: `season`)."""
 
-    template_name = "scoring/ratings.html"
+    template_name = "league/ratings.html"
     table_class = RatingTable
     table_pagination = {"per_page": 100}
     season: Season | None = None
@@ -74,7 +74,7 @@ def _render_player(request, page: PlayerRatingPage, *, merge_form: MergeForm | N
         "chart_url": reverse("scoring:rating_chart", kwargs={"player_id": page.player.pk}),
         "merge_form": merge_form if may_merge else None,
     }
-    return render(request, "scoring/rating_player.html", context, status=status)
+    return render(request, "league/rating_player.html", context, status=status)
 
 
 @require_safe
@@ -91,7 +91,7 @@ def rating_chart_svg(request, player_id: int):
     layout = rating_chart(page.history)
     if layout is None:
         raise Http404("No rated set yet.")
-    svg = render_to_string("scoring/rating_chart.svg", {"chart": layout, "player": page.player})
+    svg = render_to_string("league/rating_chart.svg", {"chart": layout, "player": page.player})
     response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
     response["Cache-Control"] = "max-age=0, must-revalidate"
     return response

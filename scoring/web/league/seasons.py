@@ -34,13 +34,13 @@ def season_for(slug: str) -> Season:
 def seasons(request):
     """Every season, newest first."""
     found = list(Season.objects.order_by("-created_at", "name"))
-    return render(request, "scoring/seasons.html", {"seasons": found, "may_run": is_organiser(request.user)})
+    return render(request, "league/seasons.html", {"seasons": found, "may_run": is_organiser(request.user)})
 
 
 class SeasonView(TableExportView):
     """A season's standings: points by place in each event, the best `best_of` events counted."""
 
-    template_name = "scoring/season.html"
+    template_name = "league/season.html"
     table_class = SeasonTable
 
     def get(self, request, *args, slug: str, **kwargs):
@@ -105,7 +105,7 @@ GET_POST = require_http_methods(["GET", "HEAD", "POST"])
 
 
 def _season_form_page(request, form: SeasonForm, *, found: Season | None, status: int = 200):
-    return render(request, "scoring/season_form.html", {"form": form, "season": found}, status=status)
+    return render(request, "league/season_form.html", {"form": form, "season": found}, status=status)
 
 
 @GET_POST

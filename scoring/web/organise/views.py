@@ -47,7 +47,7 @@ def _form_page(request, form: EventForm, *, event: Event | None, status: int = 2
         "frozen_reason": FROZEN_REASON,
         "frozen_fields": set(form.frozen_fields()) if form.frozen else set(),
     }
-    return render(request, "scoring/events/form.html", context, status=status)
+    return render(request, "organise/form.html", context, status=status)
 
 
 @organiser_required
@@ -118,7 +118,7 @@ def event_clone(request, event: Event):
     form = EventCloneForm(*posted(request)[:1], initial=initial)
 
     def page(status: int = 200):
-        return render(request, "scoring/events/clone.html", {"form": form, "event": event}, status=status)
+        return render(request, "organise/clone.html", {"form": form, "event": event}, status=status)
 
     if request.method != "POST":
         return page()

@@ -136,7 +136,7 @@ def _page(request, token: str, key: TableKey, *, status: int = 200, **extra: Any
         "idempotency_key": secrets.token_urlsafe(18),
         **extra,
     }
-    return _private(request, render(request, "scoring/self_entry/phone.html", context, status=status), device)
+    return _private(request, render(request, "phone/phone.html", context, status=status), device)
 
 
 @require_http_methods(["GET", "HEAD"])
@@ -172,7 +172,7 @@ def check(request, token: str, *, key: TableKey):
             }
         )
     context = {"entry": entry, "preview": preview, "lines": lines, "oob": True}
-    return render(request, "scoring/entry/_check.html", context)
+    return render(request, "parts/_check.html", context)
 
 
 def _answer(request, token: str, key: TableKey, *, ok: bool, message: str, status: int = 200, **extra):
@@ -276,7 +276,7 @@ def short_code(request):
     events = list(Event.objects.exclude(self_entry=Event.SelfEntry.OFF).order_by("-date_start", "name")[:50])
     context: dict[str, Any] = {"events": events, "problem": "", "posted": request.POST}
     if request.method != "POST":
-        return render(request, "scoring/self_entry/short_code.html", context)
+        return render(request, "phone/short_code.html", context)
     address = client_ip(request)
     wait = limit.waiting(address)
     slot = ""
@@ -284,7 +284,7 @@ def short_code(request):
         wait, slot = limit.claim(address)
     if wait:
         context["problem"] = f"Too many wrong codes from this address: try again in {wait} seconds."
-        response = render(request, "scoring/self_entry/short_code.html", context, status=429)
+        response = render(request, "phone/short_code.html", context, status=429)
         response["Retry-After"] = str(wait)
         return response
     key = None
@@ -297,6 +297,6 @@ def short_code(request):
         key = key_for_short_code(event, table_number, request.POST.get("code", ""))
     if key is None:
         context["problem"] = "No table of that event and number has this code: check the three and try again."
-        return render(request, "scoring/self_entry/short_code.html", context, status=400)
+        return render(request, "phone/short_code.html", context, status=400)
     limit.give_back(slot)
     return redirect(phone_path(key))

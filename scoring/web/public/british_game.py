@@ -17,7 +17,7 @@ def public_game(request, event: Event, game_set: GameSet) -> HttpResponse:
     page = british_game_page(game_set)
     return render(
         request,
-        "scoring/british/game.html",
+        "public/british_game.html",
         {
             "event": event,
             "page": page,

@@ -34,7 +34,7 @@ def home(request):
         "organiser": is_organiser(request.user),
         "directed": directed_ids(request.user),
     }
-    return render(request, "scoring/home.html", context)
+    return render(request, "public/home.html", context)
 
 
 # --- standings ----------------------------------------------------------------------------------
@@ -84,7 +84,7 @@ class StandingsView(PublicTableView):
     """Event or round standings in one of the spec's three views: official after the closed rounds,
     one round's verified sets, or provisional (every set with a scored deal); the page says which."""
 
-    template_name = "scoring/standings.html"
+    template_name = "public/standings.html"
     table_class = StandingsTable
 
     def get(self, request, *args, **kwargs):
@@ -152,7 +152,7 @@ class StandingsView(PublicTableView):
 class EventView(StandingsView):
     """The event's front page: what it is, how far each round is, and the standings."""
 
-    template_name = "scoring/event.html"
+    template_name = "public/event.html"
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -167,7 +167,7 @@ class EventView(StandingsView):
 class RoundView(PublicTableView):
     """A round's tables and their status (in play, verified, corrected after verification)."""
 
-    template_name = "scoring/round.html"
+    template_name = "public/round.html"
     table_class = RoundTablesTable
     table_pagination = {"per_page": 64}
 
@@ -201,7 +201,7 @@ class RoundView(PublicTableView):
 class SetView(PublicTableView):
     """One table's nine-deal set: contracts, dealers, scores, running totals, findings and rulings."""
 
-    template_name = "scoring/set.html"
+    template_name = "public/set.html"
     table_class = SetGridTable
     table_pagination = False
 
@@ -257,7 +257,7 @@ def seating_view(request, slug: str, number: int):
     matched = mark_matches(rows, query, ("player", "club", "substitute"))
     return render(
         request,
-        "scoring/seating.html",
+        "public/seating.html",
         {"event": event, "round": rnd, "rows": rows, "form": form, "query": query, "matched": matched},
     )
 
@@ -275,7 +275,7 @@ def player_view(request, slug: str, entry_id: int):
     standing = next((row for row in official.rows if row.get("entry_id") == entry.pk), None)
     return render(
         request,
-        "scoring/player.html",
+        "public/player.html",
         {
             "event": event,
             "history": history,
@@ -332,7 +332,7 @@ def projector_view(request, slug: str):
     view = cached_standings(event, round_number=None, provisional=provisional)
     return render(
         request,
-        "scoring/projector.html",
+        "public/projector.html",
         {
             "event": event,
             "rounds": rounds,
