@@ -66,6 +66,12 @@ class Game:
     of_hands: bool = False
     # Phones at the table may enter its deals (self-entry).
     phones: bool = True
+    # The desk's live check of a deal being typed; rulings issued on a deal; deals with contracts a
+    # disputed lay-down is checked against (R4–R8).
+    live_check: bool = True
+    rulings: bool = True
+    contracts: bool = True
+    override_label: str = "Override reason (only to verify over errors or before deal 9)"
     # A deal's row carries this mark (R13's doubling / B6's kalookie).
     mark: str = "doubled"
     result_fields: tuple[str, ...] = (
@@ -210,6 +216,10 @@ class GameOfHands(Game):
     )
     of_hands: bool = True
     phones: bool = False
+    live_check: bool = False
+    rulings: bool = False
+    contracts: bool = False
+    override_label: str = "Reason (only to end a game still running, or to verify over errors)"
     mark: str = "kalookie"
     result_fields: tuple[str, ...] = ("hand", "penalty", "total_written", "opened", "buy_in", "reset_to")
     marks_make_rulings: bool = False

@@ -343,15 +343,19 @@ def standings_for_event(
     return standings(event, round_number=round_number, provisional=provisional, with_ids=with_ids).rows
 
 
-def standings_view(event: Event, *, round_number: int | None = None, provisional: bool = False) -> Standings:
+def standings_view(
+    event: Event, *, round_number: int | None = None, provisional: bool = False, with_ids: bool = False
+) -> Standings:
     """Any game's standings view: what it counts (`scope`) and its rows, best first (`standings`, or a
     game of hands' placement or knock-out rows)."""
     if game_of(event).of_hands:
         return Standings(
             scope=standings_scope(event, round_number=round_number, provisional=provisional),
-            rows=british_standings(event, round_number=round_number, provisional=provisional),
+            rows=british_standings(
+                event, round_number=round_number, provisional=provisional, with_ids=with_ids
+            ),
         )
-    return standings(event, round_number=round_number, provisional=provisional)
+    return standings(event, round_number=round_number, provisional=provisional, with_ids=with_ids)
 
 
 def standings_fields(event: Event) -> tuple[str, ...]:

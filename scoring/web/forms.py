@@ -18,6 +18,7 @@ from adjudication.engine.rules import DEALS_PER_SET
 from adjudication.engine.sheet_fields import MAX_DEPTH
 
 from ..deal_input import LARGEST_CALLS, LARGEST_NUMBER, MAX_TEXT
+from ..games import JAMAICAN, Game
 from ..models import DealResult, Round
 
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024
@@ -287,6 +288,8 @@ class DealEntry:
 
 
 class VerifyForm(VersionedForm):
+    """Verify a set or a game; the reason's label says what it may override in the event's game."""
+
     id_prefix = "verify"
     override_reason = forms.CharField(
         label="Override reason (only to verify over errors or before deal 9)",
@@ -296,6 +299,10 @@ class VerifyForm(VersionedForm):
     )
     acknowledge = forms.BooleanField(label="I have read the warnings and accept them", required=False)
 
+    def __init__(self, *args, game: Game = JAMAICAN, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["override_reason"].label = game.override_label
+
 
 class ReopenForm(VersionedForm):
     id_prefix = "reopen"
@@ -304,6 +311,10 @@ class ReopenForm(VersionedForm):
         max_length=2000,
         widget=forms.Textarea(attrs={"rows": 2}),
     )
+
+    def __init__(self, *args, game: Game = JAMAICAN, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["reason"].label = f"Why is the verified {game.unit} reopened?"
 
 
 class DeleteDealForm(VersionedForm):

@@ -175,7 +175,7 @@ def test_a_running_game_is_ended_by_the_director_with_a_reason(as_director, brit
     assert "still running" in refused.content.decode()
     ended = as_director.post(
         url(british_game, "direct_game_verify"),
-        {"version": str(british_game.version), "reason": "Time called"},
+        {"version": str(british_game.version), "override_reason": "Time called"},
     )
     assert ended.status_code == 302
     page = as_director.get(url(british_game)).content.decode()

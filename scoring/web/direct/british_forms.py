@@ -16,7 +16,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
-from ..forms import AlertsMixin, VersionedForm
+from ..forms import AlertsMixin
 from ..view_support import add_service_errors
 
 FLAG = [("", "—"), ("yes", "yes"), ("no", "no")]
@@ -163,14 +163,3 @@ class BritishHandEntry:
 
     def alerts(self) -> list[str]:
         return self.hand.alerts()
-
-
-class GameVerifyForm(VersionedForm):
-    id_prefix = "verify"
-    reason = forms.CharField(
-        label="Reason (only to end a game still running, or to verify over errors)",
-        required=False,
-        max_length=2000,
-        widget=forms.Textarea(attrs={"rows": 2}),
-    )
-    acknowledge = forms.BooleanField(label="I have read the warnings", required=False)

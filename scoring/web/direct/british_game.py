@@ -1,10 +1,10 @@
-"""The director's pages of a British Kalooki table: the game hand by hand, the next hand's form, verify
-(the public one is `scoring.web.public.british_game`).
+"""The director's page of a table playing a game of hands (British Kalooki): the game hand by hand and
+the next hand's form (the public one is `scoring.web.public.british_game`).
 
-`views.table` and `views.deal` hand a British event's table here (one dispatch on the
-ruleset family); the verify URL is this module's. Thin as every view: read through the selector, one
-service call, the refusal beside the field it names (400) or above the form (409, someone changed the
-game first).
+`views.page_of_table` and `views`' saving hand a game of hands' table here (the event's `Game` says
+which page); verifying, reopening and deleting are `views`' for every game. Thin as every view: read
+through the selector, one service call, the refusal beside the field it names (400) or above the form
+(409, someone changed the game first).
 """
 
 from __future__ import annotations
@@ -16,15 +16,13 @@ from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
 
 from ... import services
 from ...models import Deal, Event, GameSet
 from ...selectors.british_games import GamePage, british_game_page
-from ..forms import ReopenForm
-from ..permissions import director_required
-from ..view_support import game_set_or_404, post_form, refusal_status
-from .british_forms import BritishHandEntry, GameVerifyForm, line_prefix
+from ..forms import ReopenForm, VerifyForm
+from ..view_support import refusal_status
+from .british_forms import BritishHandEntry, line_prefix
 
 
 def table_url(event: Event, game_set: GameSet, name: str = "direct_table", **kwargs: Any) -> str:
@@ -103,8 +101,8 @@ def table_page(
         "game_set": game_set,
         "sequence": sequence,
         "editing": page.row_played(sequence) if sequence else None,
-        "verify_form": GameVerifyForm(initial={"version": game_set.version}),
-        "reopen_form": ReopenForm(initial={"version": game_set.version}),
+        "verify_form": VerifyForm(initial={"version": game_set.version}, game=event.game),
+        "reopen_form": ReopenForm(initial={"version": game_set.version}, game=event.game),
         "warnings": [finding for finding in page.findings if not finding.is_error],
     }
     context.update(forms)
@@ -154,32 +152,3 @@ def save_hand(request, event: Event, game_set: GameSet, *, sequence: int | None)
     else:
         messages.success(request, f"{what} saved.")
     return redirect(table_url(event, game_set))
-
-
-@director_required
-@require_POST
-def game_verify(request, event: Event, number: int, table: int):
-    """Verify a finished game, or end one still running with a reason (service)."""
-    game_set = game_set_or_404(event, number, table)
-    if event.family != "british":
-        messages.error(request, "This event plays Jamaican Kalooki: verify the set from its own form.")
-        return redirect(table_url(event, game_set))
-    form = GameVerifyForm(request.POST)
-    return post_form(
-        request,
-        form,
-        call=lambda data: services.set_verify(
-            game_set=game_set,
-            user=request.user,
-            expected_version=data["version"],
-            override_reason=data["reason"],
-            acknowledge_warnings=data["acknowledge"],
-        ),
-        done=lambda verified: (
-            "Game verified"
-            + (" and ended by the director" if verified.override_reason else "")
-            + ": its finishing order now counts in the official standings."
-        ),
-        then=table_url(event, game_set),
-        page=lambda status: table_page(request, event, game_set, status=status, verify_form=form),
-    )

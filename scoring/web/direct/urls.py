@@ -18,7 +18,7 @@ tests/scoring/test_roles_entry.py walks `urlpatterns`, so a new URL is checked f
   scoring:direct_deal_delete     …/d/<sequence>/delete/               POST
   scoring:direct_ruling          …/d/<sequence>/ruling/               POST: a ruling on a player
   scoring:direct_verify          ./r/<number>/t/<table>/verify/       POST
-  scoring:direct_game_verify     ./r/<number>/t/<table>/game/verify/  POST: a British game (or end it)
+  scoring:direct_game_verify     ./r/<number>/t/<table>/game/verify/  POST: as direct_verify (a game)
   scoring:direct_reopen          ./r/<number>/t/<table>/reopen/       POST, with a reason
   scoring:direct_laydown         ./r/<number>/t/<table>/laydown/      POST (htmx): check a lay-down
   scoring:direct_sheet_import    ./r/<number>/t/<table>/import/       a kalooki-sheet/1 JSON sheet
@@ -32,7 +32,7 @@ tests/scoring/test_roles_entry.py walks `urlpatterns`, so a new URL is checked f
 
 from django.urls import path
 
-from . import british_game, jobs, self_entry, views
+from . import jobs, self_entry, views
 
 TABLE = "r/<int:number>/t/<int:table>/"
 DEAL = TABLE + "d/<int:sequence>/"
@@ -51,7 +51,8 @@ urlpatterns: list = [
     path(DEAL + "delete/", views.deal_delete, name="direct_deal_delete"),
     path(DEAL + "ruling/", views.ruling, name="direct_ruling"),
     path(TABLE + "verify/", views.verify, name="direct_verify"),
-    path(TABLE + "game/verify/", british_game.game_verify, name="direct_game_verify"),
+    # A game's verify form posted here before there was one verify view: the address stays.
+    path(TABLE + "game/verify/", views.verify, name="direct_game_verify"),
     path(TABLE + "reopen/", views.reopen, name="direct_reopen"),
     path(TABLE + "laydown/", views.laydown, name="direct_laydown"),
     path(TABLE + "import/", views.sheet_import, name="direct_sheet_import"),

@@ -408,16 +408,12 @@ def entry_mode_choose(request, event: Event):
 @director_required
 @GET_POST
 def table(request, event: Event, number: int, table: int):
-    """A table's nine-deal grid with the form for its next deal (POST saves it); a British game's
-    page is `british_game`'."""
+    """A table's page with the form for its next deal or hand (POST saves it): a set's nine-deal grid,
+    or a game of hands' page (`british_game`)."""
     game_set = game_set_or_404(event, number, table)
-    if event.family == "british":
-        if request.method == "POST":
-            return british_game.save_hand(request, event, game_set, sequence=None)
-        return british_game.table_page(request, event, game_set)
     if request.method == "POST":
-        return _save_deal(request, event, game_set, sequence=None)
-    return _table_page(request, event, game_set)
+        return _save(request, event, game_set, sequence=None)
+    return page_of_table(request, event, game_set)
 
 
 @director_required
@@ -426,13 +422,34 @@ def deal(request, event: Event, number: int, table: int, sequence: int):
     """Correct the deal played `sequence`-th (POST saves it); rulings on it are issued from here."""
     game_set = game_set_or_404(event, number, table)
     _deal(game_set, sequence)
-    if event.family == "british":
-        if request.method == "POST":
-            return british_game.save_hand(request, event, game_set, sequence=sequence)
-        return british_game.table_page(request, event, game_set, sequence=sequence)
     if request.method == "POST":
-        return _save_deal(request, event, game_set, sequence=sequence)
-    return _table_page(request, event, game_set, sequence=sequence)
+        return _save(request, event, game_set, sequence=sequence)
+    return page_of_table(request, event, game_set, sequence=sequence)
+
+
+def page_of_table(
+    request, event: Event, game_set: GameSet, *, sequence: int | None = None, status: int = 200, **forms: Any
+) -> HttpResponse:
+    """The one door to a table's page for every game: a set's grid, or a game of hands' page; `forms`
+    replace the blank forms (a refused form with its errors)."""
+    if event.game.of_hands:
+        return british_game.table_page(request, event, game_set, sequence=sequence, status=status, **forms)
+    return _table_page(request, event, game_set, sequence=sequence, status=status, **forms)
+
+
+def _save(request, event: Event, game_set: GameSet, *, sequence: int | None) -> HttpResponse:
+    if event.game.of_hands:
+        return british_game.save_hand(request, event, game_set, sequence=sequence)
+    return _save_deal(request, event, game_set, sequence=sequence)
+
+
+def _not_offered(request, event: Event, game_set: GameSet, what: str) -> HttpResponse:
+    """What the event's game does not offer: said on the table's page (404 to a script)."""
+    text = f"{event.game.title} has no {what}."
+    if _is_htmx(request):
+        return HttpResponse(text, status=404, content_type="text/plain; charset=utf-8")
+    messages.error(request, text)
+    return redirect(_table_url(event, game_set))
 
 
 @director_required
@@ -440,6 +457,8 @@ def deal(request, event: Event, number: int, table: int, sequence: int):
 def validate(request, event: Event, number: int, table: int):
     """The live check (htmx): the set's findings with the typed deal in place. Writes nothing."""
     game_set = game_set_or_404(event, number, table)
+    if not event.game.live_check:
+        return _not_offered(request, event, game_set, "live check of a hand being typed")
     # A correction's page posts the deal's place and version, not the set's version (which a new
     # deal must carry): read it as a correction, or its check says the page is out of date.
     correcting = bool(request.POST.get("sequence"))
@@ -474,7 +493,7 @@ def _table_form(
         call=call,
         done=done,
         then=then or _table_url(event, game_set),
-        page=lambda status: _table_page(
+        page=lambda status: page_of_table(
             request, event, game_set, sequence=sequence, status=status, **{name: form}
         ),
     )
@@ -506,6 +525,8 @@ def ruling(request, event: Event, number: int, table: int, sequence: int):
     shows this deal's page again with the form's errors."""
     game_set = game_set_or_404(event, number, table)
     deal = _deal(game_set, sequence)
+    if not event.game.rulings:
+        return _not_offered(request, event, game_set, "rulings on a hand: correct the hand instead")
     form = RulingIssueForm(request.POST, players=seat_names(game_set))
     return ruling_issue_post(
         request,
@@ -522,13 +543,23 @@ def ruling(request, event: Event, number: int, table: int, sequence: int):
 @director_required
 @require_POST
 def verify(request, event: Event, number: int, table: int):
-    """Verify the set: refused before deal 9 or over errors without an override reason (service)."""
+    """Verify a set or a game (both URLs come here): refused, without a written reason, while what the
+    game needs is missing (a set's nine deals; a game still running must be ended) or over errors."""
     game_set = game_set_or_404(event, number, table)
+    game = event.game
+
+    def done(verified: GameSet) -> str:
+        if game.of_hands:
+            ended = " and ended by the director" if verified.override_reason else ""
+            return f"Game verified{ended}: its finishing order now counts in the official standings."
+        overridden = " over its findings (override recorded)" if verified.override_reason else ""
+        return f"Set verified{overridden}: it now counts in the official standings."
+
     return _table_form(
         request,
         event,
         game_set,
-        VerifyForm(request.POST),
+        VerifyForm(request.POST, game=game),
         name="verify_form",
         call=lambda data: services.set_verify(
             game_set=game_set,
@@ -537,11 +568,7 @@ def verify(request, event: Event, number: int, table: int):
             override_reason=data["override_reason"],
             acknowledge_warnings=data["acknowledge"],
         ),
-        done=lambda verified: (
-            "Set verified"
-            + (" over its findings (override recorded)" if verified.override_reason else "")
-            + ": it now counts in the official standings."
-        ),
+        done=done,
     )
 
 
@@ -554,12 +581,15 @@ def reopen(request, event: Event, number: int, table: int):
         request,
         event,
         game_set,
-        ReopenForm(request.POST),
+        ReopenForm(request.POST, game=event.game),
         name="reopen_form",
         call=lambda data: services.set_reopen(
             game_set=game_set, user=request.user, reason=data["reason"], expected_version=data["version"]
         ),
-        done=lambda _set: "Set reopened for correction; it no longer counts until verified again.",
+        done=lambda reopened: (
+            f"{event.game.unit.capitalize()} reopened for correction (reason recorded). A closed round's "
+            "results keep counting, marked “being corrected”, until it is verified again."
+        ),
     )
 
 
@@ -568,6 +598,8 @@ def reopen(request, event: Event, number: int, table: int):
 def laydown(request, event: Event, number: int, table: int):
     """Check a disputed lay-down against a deal's contract (R4–R8, R10): the engine's verdict."""
     game_set = game_set_or_404(event, number, table)
+    if not event.game.contracts:
+        return _not_offered(request, event, game_set, "contracts to check a lay-down against")
     form = LaydownForm(request.POST)
     verdict = None
     if form.is_valid():
@@ -579,7 +611,7 @@ def laydown(request, event: Event, number: int, table: int):
             verdict = check_laydown(melds, deal=form.cleaned_data["deal"], rules=event.ruleset()).as_dict()
     if _is_htmx(request):
         return render(request, "direct/_laydown.html", {"laydown_form": form, "verdict": verdict})
-    return _table_page(
+    return page_of_table(
         request,
         event,
         game_set,

@@ -14,7 +14,6 @@ from ... import background, selectors
 from ...charts import running_total_chart
 from ...models import BackgroundJob, Entry, Event, GameSet
 from ...selectors import event_round_numbers
-from ...selectors.british_standings import british_standings
 from ..filters import NameFilterForm, mark_matches
 from ..lookups import event_for, round_for, round_param, wants_provisional
 from ..permissions import directed_ids, is_organiser, user_directs
@@ -51,18 +50,9 @@ def cached_standings(event: Event, *, round_number: int | None, provisional: boo
     )
     view = cache.get(key)
     if view is None:
-        if event.family == "british":
-            # A British event's rows are its games' finishing orders (placement points or knock-out).
-            view = selectors.Standings(
-                scope=selectors.standings_scope(event, round_number=round_number, provisional=provisional),
-                rows=british_standings(
-                    event, round_number=round_number, provisional=provisional, with_ids=True
-                ),
-            )
-        else:
-            view = selectors.standings(
-                event, round_number=round_number, provisional=provisional, with_ids=True
-            )
+        view = selectors.standings_view(
+            event, round_number=round_number, provisional=provisional, with_ids=True
+        )
         cache.set(key, view, STANDINGS_CACHE_SECONDS)
     return view
 
@@ -108,7 +98,7 @@ class StandingsView(PublicTableView):
         return self.view.rows
 
     def get_table_class(self):
-        return BritishStandingsTable if self.event.family == "british" else StandingsTable
+        return BritishStandingsTable if self.event.game.of_hands else StandingsTable
 
     def get_table_kwargs(self):
         return super().get_table_kwargs() | {"event": self.event, "knockout": self.event.is_knockout}
@@ -212,7 +202,7 @@ class SetView(PublicTableView):
             table__round__number=kwargs["number"],
             table__number=kwargs["table"],
         )
-        if self.event.family == "british":
+        if self.event.game.of_hands:
             return british_game.public_game(request, self.event, game_set)
         self.grid = selectors.set_grid(game_set)
         return super().get(request, *args, **kwargs)
