@@ -59,6 +59,11 @@ def token_view(view):
         if key is None:
             limit.claim(address)
             raise Http404("No table has this code.")
+        event = key.table.round.event
+        if not event.game.phones:
+            # The event's game is entered at the desk only: say so rather than offer a form it can't take.
+            context = {"event": event, "game": event.game}
+            return render(request, "phone/not_offered.html", context, status=404)
         return view(request, token, key=key, **kwargs)
 
     return wrapper
