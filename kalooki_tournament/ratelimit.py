@@ -14,9 +14,11 @@ than the window, so a burst across the boundary gets no second allowance.
 
 The slots live in the "ratelimit" cache: Redis when REDIS_URL is set, otherwise a database cache whose
 table is created on first use; either way every gunicorn worker and every app server sees the same
-claims. Usernames are compared as the log-in form reads them (NFKC) and without case, so "Director",
-"director" and a full-width "ｄirector" share them. Behind a reverse
-proxy set DJANGO_CLIENT_IP_HEADER (e.g. HTTP_X_REAL_IP) to the header the proxy writes — and the proxy
+claims. While Redis does not answer the slots are claimed in that database table instead
+(`kalooki_tournament.shared_cache.FallbackCache`): the limit still counts, from nothing, rather than
+letting every try through or refusing everyone. Usernames are compared as the log-in form reads them
+(NFKC) and without case, so "Director", "director" and a full-width "ｄirector" share them. Behind a
+reverse proxy set DJANGO_CLIENT_IP_HEADER (e.g. HTTP_X_REAL_IP) to the header the proxy writes — and the proxy
 must overwrite that header, or a client could name any address it likes.
 
 Two doors, one count: the middleware claims at the log-in pages (the site's and the admin's) before the

@@ -180,17 +180,22 @@ WHITENOISE_USE_FINDERS = DEBUG
 # every worker and app server shares: cached pages, the results generation and the log-in counters.
 # Without it one machine works as before: pages in each process, log-in counts in the database.
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+if REDIS_URL and os.environ.get("PYTEST_XDIST_WORKER", "").startswith("gw"):
+    # `make test` runs parallel workers (pytest-xdist) and each empties the cache between tests: each
+    # worker, and the servers it starts, uses database N + its number (gw0: N, gw1: N + 1, …).
+    from urllib.parse import urlsplit
+
+    _redis = urlsplit(REDIS_URL)
+    _redis_db = int(_redis.path.strip("/") or 0) + int(os.environ["PYTEST_XDIST_WORKER"][2:])
+    REDIS_URL = _redis._replace(path=f"/{_redis_db}").geturl()
 if REDIS_URL:
+    from kalooki_tournament.shared_cache import shared_caches
+
     # First: a cached public page is answered before sessions, authentication or the database.
     MIDDLEWARE.insert(0, "scoring.page_cache.SharedPageCacheMiddleware")
-    CACHES = {
-        alias: {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
-            "KEY_PREFIX": prefix,
-        }
-        for alias, prefix in (("default", "kalooki"), ("ratelimit", "kalooki-login"))
-    }
+    # Every use fails open: with Redis down pages are made afresh and the log-in counts go to the
+    # database (kalooki_tournament/shared_cache.py).
+    CACHES = shared_caches(REDIS_URL)
 else:
     CACHES = {
         "default": {

@@ -14,6 +14,13 @@ change that made it stale, on any worker of any app server. It moves on at the c
 transaction commits: a reader between the two may store what it read before the commit, and the second
 move retires it.
 
+Losing the cache costs speed, never service (`kalooki_tournament.shared_cache`): with Redis down a read
+finds nothing and a write is dropped, so every page is made afresh and nothing is stored, and a save
+commits without moving the generation on. The generation moves on when Redis answers again (every
+process that saw it down does so, `on_recovery`), so no page stored before the save outlives it. The
+pages each view caches by the event's results stamp (`scoring.web.responses`) need no such catching up:
+that stamp is written in the save's own transaction. `cache_health()` says how the cache is.
+
 Without a shared cache the middleware is left out (each gunicorn worker's own memory could not hear
 another worker's change) and pages are cached by their views against the event's stamp, as before.
 """
@@ -25,11 +32,13 @@ import time
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.db import transaction
 from django.http import HttpResponse
 from django.utils.cache import get_conditional_response
 from django.utils.http import parse_http_date_safe
+
+from kalooki_tournament import shared_cache
 
 GENERATION_KEY = "kalooki:results-generation"
 # Bounds a stored page's life should anything it shows change without moving the generation on.
@@ -51,6 +60,27 @@ def _move_on() -> None:
     except ValueError:
         # Missing (evicted, or the cache was emptied): any fresh number retires every stored page.
         cache.set(GENERATION_KEY, time.time_ns(), None)
+    except shared_cache.CacheUnavailable:
+        # The save goes on; the generation moves on when the cache answers again (below).
+        pass
+
+
+# A change made while the cache was down retires the pages stored before it once the cache is back.
+shared_cache.on_recovery(_move_on)
+
+
+def cache_health() -> shared_cache.Health:
+    """How the shared cache is, for the director's dashboard: `up` (it answered in the last minute),
+    `down_since` (a UTC datetime, or None), `last_answer`, `error`. Without Redis (REDIS_URL unset) there
+    is no shared cache to lose: always up."""
+    if not isinstance(caches["default"], shared_cache.GuardedRedisCache):
+        return shared_cache.Health(up=True, last_answer=None, down_since=None, error="")
+    found = shared_cache.health()
+    if not found.up and found.down_since is None:
+        # Nothing asked it lately in this process: ask now (the answer, or its absence, is recorded).
+        cache.get(GENERATION_KEY)
+        found = shared_cache.health()
+    return found
 
 
 def results_changed() -> None:
@@ -59,8 +89,8 @@ def results_changed() -> None:
     transaction.on_commit(_move_on)
 
 
-def current_generation() -> int:
-    """The results generation, started if the cache has none."""
+def current_generation() -> int | None:
+    """The results generation, started if the cache has none (None while the cache does not answer)."""
     generation = cache.get(GENERATION_KEY)
     if generation is None:
         cache.add(GENERATION_KEY, time.time_ns(), None)
@@ -109,14 +139,19 @@ class SharedPageCacheMiddleware:
         if request.method not in ("GET", "HEAD") or not is_anonymous_request(request):
             return self.get_response(request)
         key = page_key(request)
+        recoveries = shared_cache.recoveries()
         found = cache.get_many([GENERATION_KEY, key])
         generation, stored = found.get(GENERATION_KEY), found.get(key)
+        if shared_cache.recoveries() != recoveries:
+            # The cache came back with this read, and the generation moved on after it was read.
+            generation, stored = None, None
         if generation is not None and stored is not None and stored["generation"] == generation:
             return _replay(request, stored)
         if generation is None:
             generation = current_generation()
         response = self.get_response(request)
-        if request.method == "GET" and _storable(response):
+        # No generation: the cache is down, and the page is served without being stored.
+        if generation is not None and request.method == "GET" and _storable(response):
             headers = [(name, value) for name, value in response.items() if name.lower() not in NOT_STORED]
             page = {
                 "generation": generation,

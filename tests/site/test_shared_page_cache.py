@@ -132,7 +132,8 @@ print(settings.CACHES["default"]["BACKEND"], settings.CACHES["ratelimit"]["BACKE
 @pytest.mark.parametrize(
     ("redis_url", "first", "caches"),
     [
-        ("redis://127.0.0.1:6379/9", MIDDLEWARE, ["django.core.cache.backends.redis.RedisCache"] * 2),
+        ("redis://127.0.0.1:6379/9", MIDDLEWARE,
+         ["kalooki_tournament.shared_cache.FailOpenRedisCache", "kalooki_tournament.shared_cache.FallbackCache"]),
         ("", "django.middleware.security.SecurityMiddleware",
          ["django.core.cache.backends.locmem.LocMemCache", "django.core.cache.backends.db.DatabaseCache"]),
     ],
