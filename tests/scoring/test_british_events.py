@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from scoring import services
 from scoring.models import Event, Seat
 from scoring.web.organise.forms import FAMILIES
-from tests.scoring.test_event_pages import NEW, posted_event
+from tests.scoring.web.organise.test_event_pages import NEW, posted_event
 
 
 @pytest.fixture

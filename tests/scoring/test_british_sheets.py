@@ -12,7 +12,7 @@ from pypdf import PdfReader
 
 from scoring import services
 from scoring.printing import scoresheets
-from tests.scoring.test_british_entry import FOUR, THREE, long_game
+from tests.scoring.web.direct.test_british_entry import FOUR, THREE, long_game
 
 PREVIEWS = Path(__file__).resolve().parents[2] / "build" / "pdf-previews"
 A4_PORTRAIT = (595, 842)
