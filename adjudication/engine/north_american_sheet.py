@@ -159,7 +159,13 @@ class NorthAmericanSheet:
 
 
 class NorthAmericanHeader(NamedTuple):
-    """Everything above a North American sheet's ``deals``, as ``sheet.read_header`` read it."""
+    """Everything above a North American sheet's ``deals``, as ``sheet.read_header`` read it.
+
+    >>> from .sheet import read_header
+    >>> read_header({"format": "kalooki-sheet/1", "ruleset": "north-american", "rules": {"hands": 5},
+    ...              "players": ["Ann", "Bob"], "deals": []}).rules.hands
+    5
+    """
 
     rules: NorthAmericanRuleSet
     players: tuple[str, ...]

@@ -232,6 +232,11 @@ class _NorthAmericanGame(_Game):
             return
         if others is not None and collected != others:
             self._add("COLLECTED_MISMATCH", number, name, expected=others, found=collected)
+            so_far = self.running[name]
+            if so_far is not None and line.total == so_far + others:
+                # The total follows what should have been collected: the one defect is `collected`.
+                self.running[name] = line.total
+                return
         # Later totals build on the value written, whatever it should have been (NV3).
         self._total(number, name, line.total, collected)
 

@@ -288,7 +288,11 @@ Line = TypeVar("Line")
 
 class HandEntry(NamedTuple, Generic[Line]):
     """One hand of a game sheet as read by :func:`read_hand_entry`: the object itself (for a game's own
-    fields), its number, whether it is void, its dealer and winner, and each player's line."""
+    fields), its number, whether it is void, its dealer and winner, and each player's line.
+
+    >>> HandEntry({"deal": 4, "void": True}, 4, True, None, None, {}).void
+    True
+    """
 
     entry: dict[str, Any]
     deal: int

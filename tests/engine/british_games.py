@@ -20,11 +20,12 @@ LONG_GAME: dict[str, Any] = json.loads((DATA / "british-game.json").read_text(en
 PICTURE_VALUES = {"A": 11, "K": 10, "Q": 10, "J": 10, "10": 10, "JK": 15}
 
 
-def hand_value(cards: str) -> int:
+def hand_value(cards: str, values: dict[str, int] = PICTURE_VALUES) -> int:
+    """The hand's value, 2–9 face and the others from ``values`` (B5 unless another game's are given)."""
     total = 0
     for token in cards.split():
         rank = "JK" if token == "JK" else token[:-1]
-        total += PICTURE_VALUES[rank] if rank in PICTURE_VALUES else int(rank)
+        total += values[rank] if rank in values else int(rank)
     return total
 
 
