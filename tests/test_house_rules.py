@@ -6,6 +6,10 @@
   ``pkg/__init__.py`` first);
 - no module imports another module's underscore names (``from x import _y``, ``x._y``);
 - selectors never import services;
+- services, selectors and the printing (``scoring.printing``) never import the web (``scoring.web``);
+- no room of the web (a package in ``scoring/web/``: public, direct, organise, league, phone, pdf) imports
+  another, and the support modules directly in ``scoring/web/`` never import a room;
+- ``scoring/`` keeps at most 25 modules of its own beside ``__init__.py`` (packages hold the rest);
 - no project module is over 800 lines (tests, migrations and the benchmark package aside).
 
 The engine's own rule (standard library only) is tests/engine/test_engine_is_pure.py.
@@ -24,6 +28,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("kalooki_tournament", "scoring", "adjudication")
 LONGEST_MODULE = 800
+MOST_TOP_LEVEL_MODULES = 25
+WEB = "scoring.web"
 
 
 def module_name(path: Path) -> str:
@@ -198,6 +204,37 @@ def is_services(name: str) -> bool:
     return any(part == "services" for part in name.split("."))
 
 
+def is_printing(name: str) -> bool:
+    return name == "scoring.printing" or name.startswith("scoring.printing.")
+
+
+def is_web(name: str, web: str = WEB) -> bool:
+    return name == web or name.startswith(f"{web}.")
+
+
+def web_room(name: str, modules: Mapping[str, Path] = MODULES, web: str = WEB) -> str | None:
+    """The room `name` is in (``scoring.web.public`` for ``scoring.web.public.views``): a package directly
+    under the web package. None for the web package itself and for its support modules."""
+    if not name.startswith(f"{web}."):
+        return None
+    room = ".".join(name.split(".")[: web.count(".") + 2])
+    path = modules.get(room)
+    return room if path is not None and path.name == "__init__.py" else None
+
+
+def room_breaches(edges: list[Arrow], modules: Mapping[str, Path] = MODULES, web: str = WEB) -> list[str]:
+    """A room importing another room, and a support module of the web importing any room."""
+    found = []
+    for arrow in edges:
+        target = web_room(arrow.target, modules, web)
+        if target is None or not is_web(arrow.source, web):
+            continue
+        source = web_room(arrow.source, modules, web)
+        if source != target:
+            found.append(f"{arrow.source}:{arrow.line} imports {arrow.target} (room {target})")
+    return sorted(set(found))
+
+
 def test_the_modules_are_found() -> None:
     assert {"scoring.models", "adjudication.engine.rules", "kalooki_tournament.settings"} <= set(MODULES)
 
@@ -226,6 +263,30 @@ def test_no_project_module_is_over_800_lines() -> None:
         if (lines := len(path.read_text(encoding="utf-8").splitlines())) > LONGEST_MODULE
     }
     assert long == {}
+
+
+def test_services_selectors_and_printing_never_import_the_web() -> None:
+    wrong = [
+        f"{arrow.source}:{arrow.line} imports {arrow.target}"
+        for arrow in all_arrows()
+        if (is_services(arrow.source) or is_selectors(arrow.source) or is_printing(arrow.source))
+        and is_web(arrow.target)
+    ]
+    assert wrong == []
+
+
+def test_the_web_has_its_rooms() -> None:
+    rooms = {web_room(name) for name in MODULES} - {None}
+    assert rooms >= {f"{WEB}.{room}" for room in ("public", "direct", "organise", "league", "phone", "pdf")}
+
+
+def test_no_web_room_imports_another_and_the_shared_modules_import_none() -> None:
+    assert room_breaches(all_arrows()) == []
+
+
+def test_scoring_keeps_at_most_25_top_level_modules() -> None:
+    top_level = sorted(path.name for path in (ROOT / "scoring").glob("*.py") if path.name != "__init__.py")
+    assert len(top_level) <= MOST_TOP_LEVEL_MODULES, top_level
 
 
 # --- the checks themselves ----------------------------------------------------------------------
@@ -292,3 +353,39 @@ def test_the_cycle_check_sees_cycles_and_only_cycles(tmp_path: Path, files, has_
 def test_the_underscore_check_catches_what_it_should(tmp_path: Path, source: str, caught: bool) -> None:
     modules = _modules_of(tmp_path, {"a.py": source, "b.py": ""})
     assert bool(underscore_imports(all_arrows(modules), modules)) is caught
+
+
+@pytest.mark.parametrize(
+    ("source", "text", "caught"),
+    [
+        # a room importing another room, by either spelling
+        ("s/web/one/views.py", "from ..two import views", True),
+        ("s/web/one/views.py", "from s.web.two.views import page", True),
+        ("s/web/one/views.py", "import s.web.two", True),
+        # a room importing itself, the shared modules or the web package
+        ("s/web/one/views.py", "from . import forms", False),
+        ("s/web/one/views.py", "from ..shared import lookup", False),
+        ("s/web/one/views.py", "from s.web import shared", False),
+        # a shared module importing a room, even inside a function
+        ("s/web/shared.py", "def f():\n    from .one import views", True),
+        ("s/web/shared.py", "from . import other", False),
+        # outside the web nothing is a breach here (the services' rule is its own test)
+        ("s/services.py", "from s.web.one import views", False),
+    ],
+)
+def test_the_room_check_catches_what_it_should(tmp_path: Path, source: str, text: str, caught: bool) -> None:
+    files = {
+        "s/__init__.py": "",
+        "s/services.py": "",
+        "s/web/__init__.py": "",
+        "s/web/shared.py": "",
+        "s/web/other.py": "",
+        "s/web/one/__init__.py": "",
+        "s/web/one/views.py": "",
+        "s/web/one/forms.py": "",
+        "s/web/two/__init__.py": "",
+        "s/web/two/views.py": "",
+    }
+    files[source] = text
+    modules = _modules_of(tmp_path, files)
+    assert bool(room_breaches(all_arrows(modules), modules, web="s.web")) is caught
