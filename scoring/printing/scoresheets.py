@@ -118,9 +118,7 @@ def sheets_html(
     items = [
         (sheet, sheet_layout(paper, len(sheet.players)), codes.get(sheet.table_number)) for sheet in sheets
     ]
-    return render_to_string(
-        "pdf/sheets.html", {"sheets": items, "title": title, "css": print_css(paper)}
-    )
+    return render_to_string("pdf/sheets.html", {"sheets": items, "title": title, "css": print_css(paper)})
 
 
 def _pack_title(sheets: Sequence[TableSheet]) -> str:
