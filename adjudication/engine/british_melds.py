@@ -202,11 +202,11 @@ def _read_run(
     if problems:
         return None, problems
     only_naturals = len(naturals) == len(cards)
-    reading = _as_laid(cards) or (_sorted(cards) if only_naturals else None)
-    if reading is None and ace_low:
-        # NA2: the ace may stand low (A-2-3), never at both ends at once (K-A-2).
-        sorted_low = _sorted(cards, ace_high=False) if only_naturals else None
-        reading = _as_laid(cards, ace_high=False) or sorted_low
+    # NA2: the ace may also stand low (A-2-3), never at both ends at once (K-A-2); the order as laid
+    # decides first (A 2 … K is the ace low, 2 … K A high).
+    reading = _as_laid(cards) or (_as_laid(cards, ace_high=False) if ace_low else None)
+    if reading is None and only_naturals:
+        reading = _sorted(cards) or (_sorted(cards, ace_high=False) if ace_low else None)
     if reading is None:
         return None, [MeldProblem(rule, _why_not_a_run(cards, ace_low=ace_low))]
     ordered, low = reading

@@ -31,7 +31,7 @@ from .north_american_rules import (
 __all__ = ["OpeningVerdict", "check_north_american_meld", "check_opening"]
 
 
-def check_north_american_meld(cards: Iterable[Card], *, ace_low: bool = True) -> BritishMeldCheck:
+def check_north_american_meld(cards: Iterable[Card]) -> BritishMeldCheck:
     """NA2: the cards as a set, as a run (the ace high or low), or as either; problems cite NA2.
 
     >>> from .cards import parse_cards
@@ -40,7 +40,7 @@ def check_north_american_meld(cards: Iterable[Card], *, ace_low: bool = True) ->
     >>> [str(problem) for problem in check_north_american_meld(parse_cards("KC AC 2C")).problems]
     ['NA2: the ace is high or low, not both: A-2-3 and Q-K-A are runs, K-A-2 is not']
     """
-    return check_british_meld(cards, ace_low=ace_low)
+    return check_british_meld(cards, ace_low=True)
 
 
 def check_opening(
