@@ -34,7 +34,6 @@ def test_the_spec_lists_the_rules_keys_and_their_defaults() -> None:
         "jokers": 4,
         "min_players": 2,
         "max_players": 6,
-        "table_size": None,
         "ace_low": True,
         "card_values": {"joker": 25, "black_ace": 15, "red_ace": 15, "ten_to_king": 10},
     }
