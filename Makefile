@@ -24,12 +24,13 @@ QR_PACKAGES      := poppler-utils zbar-tools
 # The load measurement drives the server with wrk (a Python client competes with the server for CPU).
 BENCH_PACKAGES   := wrk
 
-.PHONY: run test bench lint format install install-test system-pdf system-browser system-qr system-bench clean help
+.PHONY: run test test-full bench lint format install install-test system-pdf system-browser system-qr system-bench clean help
 
 help:
 	@echo "make run    - install, migrate, load the demo event and serve http://$(HOST):$(PORT)"
 	@echo "             (HOST=0.0.0.0: the venue's network, in production: gunicorn, DEBUG off)"
 	@echo "make test   - install what the tests need and run the whole suite"
+	@echo "make test-full - the whole suite with the heavy cases at full size (KALOOKI_FULL=1)"
 	@echo "make bench  - the tournament-scale benchmark (1,024 players; BENCH_ARGS=--large adds 16,384)"
 	@echo "make lint   - ruff and mypy --strict on the engine"
 
@@ -97,8 +98,18 @@ else
 	  --access-logfile -
 endif
 
+# The suite runs on parallel workers, one a core, at most 8 (pytest-xdist; TEST_JOBS=0: one process).
+# Tests sharing a module's Chromium, live server or world stay on one worker (tests/conftest.py); each
+# worker has its own test database (SQLite file, or test_<name>_gw0, _gw1 … on PostgreSQL).
+TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ "$$n" -gt 8 ] && n=8; echo $$n)
+PYTEST := $(BIN)/python -m pytest $(if $(filter 0,$(TEST_JOBS)),,-n $(TEST_JOBS) --dist loadgroup)
+
 test: install-test system-pdf system-browser system-qr
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(PYTEST) $(PYTEST_ARGS)
+
+# Heavy cases (fuzzing, property runs) run small in `make test`; KALOOKI_FULL=1 gives them their full size.
+test-full: install-test system-pdf system-browser system-qr
+	KALOOKI_FULL=1 $(PYTEST) $(PYTEST_ARGS)
 
 bench: install-test system-pdf system-browser system-bench
 	$(BIN)/python manage.py bench $(BENCH_ARGS)

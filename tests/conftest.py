@@ -26,6 +26,27 @@ if os.environ.get("CI"):
 
 DATA = Path(__file__).parent / "data"
 FOUR = ("Ann", "Bob", "Cy", "Dee")
+WIDER_SCOPES = {"module", "class", "package"}
+
+
+def pytest_collection_modifyitems(config, items):
+    """`make test` runs the suite on parallel workers (pytest-xdist, `--dist loadgroup`): a test is
+    sent to whichever worker is free, except that the tests of a module sharing a fixture wider than
+    one test (a Chromium per browser module, the live server behind it, a module's world, the small
+    bench run) stay together on one worker, so that fixture is made once and never twice at once."""
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    group = pytest.mark.xdist_group
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        if info is None or item.get_closest_marker("xdist_group"):
+            continue
+        if any(
+            definitions[-1].scope in WIDER_SCOPES
+            for name in info.names_closure
+            if (definitions := info.name2fixturedefs.get(name))
+        ):
+            item.add_marker(group(name=item.nodeid.split("::")[0]))
 
 
 def load_json(name: str) -> Any:
