@@ -16,13 +16,13 @@ Traceback (most recent call last):
 ...
 adjudication.engine.parameters.InvalidRuleSet: rules.call_limit: unknown rule parameter for British \
 Kalooki (known: limit, buy_ins, opening_points, hand_size, kalookie_doubles, max_hands, decks, jokers, \
-min_players, max_players, card_values, opening_values)
+min_players, max_players, table_size, card_values, opening_values)
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, ClassVar, Final
@@ -46,6 +46,7 @@ __all__ = [
     "BritishRuleSet",
     "OpeningValues",
     "british_ruleset_from",
+    "check_table_size",
 ]
 
 # B1: the upcard starts the discard pile.
@@ -92,9 +93,15 @@ class BritishRuleSet:
     """Every parameter of RULES.md B1–B9; build one with :func:`british_ruleset_from`.
 
     ``family`` and ``max_deal_number`` are what code serving both games asks instead of the class.
+    ``table_size`` is only a preference: a tournament seats it when it divides the field, and otherwise
+    as few tables as ``max_players`` allows, their sizes differing by at most one (``seats_fewest_tables``).
+
+    >>> BritishRuleSet().table_size is None, BritishRuleSet(table_size=2).overrides()
+    (True, {'table_size': 2})
     """
 
     family: ClassVar[str] = "british"
+    seats_fewest_tables: ClassVar[bool] = True
 
     name: str = "british"
     limit: int = 150  # B7: over it a player is out, unless they buy in
@@ -107,6 +114,7 @@ class BritishRuleSet:
     jokers: int = 2  # B1
     min_players: int = 2  # B1
     max_players: int = 5  # B1
+    table_size: int | None = None  # B1: the seating size the event prefers (None: no preference)
     card_values: CardValues = BRITISH_CARD_VALUES  # B5
     opening_values: OpeningValues = field(default_factory=OpeningValues)  # B3
 
@@ -258,6 +266,36 @@ def _check_combination(rules: BritishRuleSet) -> None:
             f"{rules.min_players} players need {rules.min_players * rules.hand_size + UPCARD} cards but "
             f"{rules.decks} decks and {rules.jokers} jokers hold {rules.deck_size} (B1)",
         )
+    check_table_size(
+        rules.table_size,
+        min_players=rules.min_players,
+        max_players=rules.max_players,
+        can_deal=rules.can_deal,
+        rule="B1",
+    )
+
+
+def check_table_size(
+    table_size: object, *, min_players: int, max_players: int, can_deal: Callable[[int], bool], rule: str
+) -> None:
+    """Refuse a preferred seating size (``rules.table_size``) no table could play; None is no preference.
+
+    >>> check_table_size(None, min_players=2, max_players=5, can_deal=lambda n: True, rule="B1")
+    >>> check_table_size(6, min_players=2, max_players=5, can_deal=lambda n: True, rule="B1")
+    Traceback (most recent call last):
+    ...
+    adjudication.engine.parameters.InvalidRuleSet: rules.table_size: a table of 6 is more than max_players (5)
+    """
+    if table_size is None:
+        return
+    require_whole("rules.table_size", table_size, minimum=min_players)
+    assert isinstance(table_size, int)
+    if table_size > max_players:
+        raise InvalidRuleSet(
+            "rules.table_size", f"a table of {table_size} is more than max_players ({max_players})"
+        )
+    if not can_deal(table_size):
+        raise InvalidRuleSet("rules.table_size", f"the deck cannot deal a table of {table_size} ({rule})")
 
 
 def _opening_values_from(base: OpeningValues, value: object) -> OpeningValues:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any, ClassVar, Final
 
-from .british_rules import MELD_MIN_CARDS, UPCARD, OpeningValues, _best_meld_points
+from .british_rules import MELD_MIN_CARDS, UPCARD, OpeningValues, _best_meld_points, check_table_size
 from .cards import Card
 from .parameters import (
     CardValues,
@@ -94,6 +94,9 @@ class NorthAmericanRuleSet:
     """
 
     family: ClassVar[str] = "north-american"
+    # As B1: a tournament seats table_size when it divides the field, else as few tables as max_players
+    # allows, their sizes differing by at most one (14 players: 5 + 5 + 4).
+    seats_fewest_tables: ClassVar[bool] = True
     # NA3: what a natural card counts towards an opening (not a rule parameter of the sheet).
     opening_values: ClassVar[OpeningValues] = NORTH_AMERICAN_OPENING_VALUES
 
@@ -105,7 +108,7 @@ class NorthAmericanRuleSet:
     jokers: int = 4  # NA1
     min_players: int = 2  # NA1
     max_players: int = 6  # NA1
-    table_size: int = 4  # the seating size the event prefers
+    table_size: int | None = None  # the seating size the event prefers (None: no preference)
     ace_low: bool = True  # NA2: A-2-3 is a run as well as Q-K-A
     card_values: CardValues = NORTH_AMERICAN_CARD_VALUES  # NA4
 
@@ -240,12 +243,13 @@ def _check_combination(rules: NorthAmericanRuleSet) -> None:
             f"{rules.min_players} players need {rules.min_players * size + UPCARD} cards but "
             f"{rules.decks} decks and {rules.jokers} jokers hold {rules.deck_size} (NA1)",
         )
-    require_whole("rules.table_size", rules.table_size, minimum=rules.min_players)
-    if rules.table_size > rules.max_players:
-        raise InvalidRuleSet(
-            "rules.table_size",
-            f"a table of {rules.table_size} is more than max_players ({rules.max_players})",
-        )
+    check_table_size(
+        rules.table_size,
+        min_players=rules.min_players,
+        max_players=rules.max_players,
+        can_deal=rules.can_deal,
+        rule="NA1",
+    )
 
 
 def _hand_sizes_from(base: HandSizes, value: object) -> HandSizes:

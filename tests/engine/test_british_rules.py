@@ -30,6 +30,7 @@ SPEC_KEYS = {
     "jokers",
     "min_players",
     "max_players",
+    "table_size",
     "card_values",
 }
 
@@ -245,12 +246,13 @@ JAMAICAN_ONLY = sorted(set(RULE_KEYS) - set(BRITISH_RULE_KEYS))
 BRITISH_ONLY = sorted(set(BRITISH_RULE_KEYS) - set(RULE_KEYS))
 
 
-def test_the_families_share_only_the_deck_table_and_card_values() -> None:
+def test_the_families_share_only_the_deck_table_seating_and_card_values() -> None:
     assert set(RULE_KEYS) & set(BRITISH_RULE_KEYS) == {
         "decks",
         "jokers",
         "min_players",
         "max_players",
+        "table_size",
         "card_values",
     }
 
