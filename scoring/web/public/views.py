@@ -14,6 +14,7 @@ from ... import background, selectors
 from ...charts import running_total_chart
 from ...models import BackgroundJob, Entry, Event, GameSet
 from ...selectors import event_round_numbers
+from ...selectors.players import player_games
 from ..filters import NameFilterForm, mark_matches
 from ..lookups import event_for, round_for, round_param, wants_provisional
 from ..permissions import directed_ids, is_organiser, user_directs
@@ -257,10 +258,11 @@ def seating_view(request, slug: str, number: int):
 
 @require_safe
 def player_view(request, slug: str, entry_id: int):
-    """Every set and deal a player played, their calls, penalties and rulings, and a chart."""
+    """Every set and deal a player played, their calls, penalties and rulings, and a chart; for a game
+    of hands, each game's hands with its buy-ins and resets, where they finished and its points."""
     event = event_for(request, slug)
     entry = get_object_or_404(Entry, pk=entry_id, event=event)
-    history = selectors.player_history(event, entry)
+    history = (player_games if event.game.of_hands else selectors.player_history)(event, entry)
     official = cached_standings(event, round_number=None, provisional=False)
     standing = next((row for row in official.rows if row.get("entry_id") == entry.pk), None)
     return render(
