@@ -19,6 +19,10 @@ from adjudication.engine.british_sheet import HAND_KEYS as BRITISH_HAND_KEYS
 from adjudication.engine.british_sheet import RESULT_KEYS as BRITISH_RESULT_KEYS
 from adjudication.engine.british_sheet import BritishHand, read_british_hand
 from adjudication.engine.cards import format_cards
+from adjudication.engine.north_american_rules import NorthAmericanRuleSet
+from adjudication.engine.north_american_sheet import HAND_KEYS as NORTH_AMERICAN_HAND_KEYS
+from adjudication.engine.north_american_sheet import RESULT_KEYS as NORTH_AMERICAN_RESULT_KEYS
+from adjudication.engine.north_american_sheet import NorthAmericanHand, read_north_american_hand
 from adjudication.engine.rules import RuleSet
 from adjudication.engine.scoring import result_penalty
 from adjudication.engine.sheet import (
@@ -49,6 +53,7 @@ __all__ = [
     "penalty_of",
     "read_british",
     "read_deal",
+    "read_north_american",
     "read_typed",
     "storable",
 ]
@@ -57,7 +62,7 @@ TRUE_WORDS = frozenset({"true", "1", "yes", "on", "y"})
 FALSE_WORDS = frozenset({"false", "0", "no", "off", "n"})
 
 # How a form's text becomes a JSON value, field by field ("" is no value: the field's default).
-_NUMBERS = frozenset({"deal", "calls", "penalty", "total", "other_points", "reset_to"})
+_NUMBERS = frozenset({"deal", "calls", "penalty", "total", "other_points", "reset_to", "collected"})
 _FLAGS = frozenset({"void", "doubled", "opened", "overcall", "contract_error", "kalookie", "buy_in"})
 _NAMES = frozenset({"out", "dealer"})
 
@@ -264,15 +269,46 @@ def read_british(
         hand = read_british_hand(raw, players=players, rules=rules, path=path)
     except SheetError as exc:
         raise field_errors({exc.path or path or "deal": exc.problem}) from None
+    blank_resets = {name for name in pending if (results or {})[name].get("reset_to") is None}
+    factor = rules.penalty_factor(kalookie=hand.kalookie)
+    lines = {
+        name: replace(line, reset_to=None) if name in blank_resets else line
+        for name, line in _stored_lines(hand, rules=rules, factor=factor, path=path).items()
+    }
+    return replace(hand, results=lines)
+
+
+def read_north_american(
+    data: Any,
+    *,
+    players: Sequence[str],
+    rules: NorthAmericanRuleSet,
+    default_number: int | None = None,
+    path: str = "",
+) -> NorthAmericanHand:
+    """One North American hand from a form or JSON (`{"deal": 3, "out": "Ann", "results": {"Ann": {},
+    "Bob": {"hand": "AS JK 7D"}}}`) read by the engine's North American reader, stored as it will be:
+    each penalty left blank computed from the hand (NA4; the winner's 0); the winner's `collected` may
+    stay blank (the others' penalties, NA6). Raises ValidationError keyed by the place."""
+    raw = _json_deal(data, path, default_number, NORTH_AMERICAN_HAND_KEYS, NORTH_AMERICAN_RESULT_KEYS)
+    try:
+        hand = read_north_american_hand(raw, players=players, rules=rules, path=path)
+    except SheetError as exc:
+        raise field_errors({exc.path or path or "deal": exc.problem}) from None
+    return replace(hand, results=_stored_lines(hand, rules=rules, factor=1, path=path))
+
+
+def _stored_lines(hand: Any, *, rules: Any, factor: int, path: str) -> dict[str, Any]:
+    """A game's hand's lines as they will be stored: no NUL, numbers the database holds, hands in file
+    notation, and each penalty left blank computed from the cards (the winner's 0)."""
     for key in ("dealer", "out"):
         _no_nul(getattr(hand, key), _at(path, key))
     lines = {}
-    factor = rules.penalty_factor(kalookie=hand.kalookie)
     for name, line in hand.results.items():
         where = _at(path, f"results.{name}")
         _no_nul(line.hand, f"{where}.hand")
-        for key in ("penalty", "total", "reset_to"):
-            _at_most(getattr(line, key), LARGEST_NUMBER, f"{where}.{key}")
+        for key in ("penalty", "total", "reset_to", "collected"):
+            _at_most(getattr(line, key, None), LARGEST_NUMBER, f"{where}.{key}")
         if line.total is not None and line.total < 0:
             raise field_errors({f"{where}.total": f"expected a whole number of at least 0, got {line.total}"})
         cards = line.hand
@@ -288,11 +324,8 @@ def read_british(
                 raise field_errors({f"{where}.penalty": "give the cards left in hand or the penalty"})
             else:
                 penalty = factor * sum(rules.card_value(card) for card in line.cards)
-        reset_to = (
-            None if name in pending and (results or {})[name].get("reset_to") is None else line.reset_to
-        )
-        lines[name] = replace(line, hand=cards, penalty=penalty, reset_to=reset_to)
-    return replace(hand, results=lines)
+        lines[name] = replace(line, hand=cards, penalty=penalty)
+    return lines
 
 
 def as_int(value: Any, path: str, *, minimum: int = 0) -> int:

@@ -8,25 +8,34 @@ which game it is. Only this module (and the engine) names a family.
 - Jamaican Kalooki (RULES.md R1–R21): a **set** of nine **deals**, scored by its total; lowest wins.
 - British Kalooki (RULES.md B1–B9): a **game** of **hands** played until one player is left at or under
   the limit, with buy-ins (B7); it ranks by its finishing order (BV8).
+- North American Kaluki (RULES.md NA1–NA6): a **game** of the event's number of **hands**; each hand's
+  winner collects the others' hand values (NA6); highest total first.
 
 Adding a game is a new engine ruleset and one new `Game` here (registered in `GAMES`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from django.core.exceptions import ValidationError
 
-from adjudication.engine.british_game import GameState, game_state
-from adjudication.engine.british_sheet import BritishHand, BritishSheet, british_result_as_dict
+from adjudication.engine.british_game import GameState, Placing
+from adjudication.engine.british_game import ended_game_order as british_ended_game_order
+from adjudication.engine.british_game import finishing_order as british_finishing_order
+from adjudication.engine.british_game import game_state as british_game_state
+from adjudication.engine.british_sheet import BritishSheet, british_result_as_dict
 from adjudication.engine.dealing import next_deal_number
+from adjudication.engine.north_american_game import ended_game_order as north_american_ended_game_order
+from adjudication.engine.north_american_game import finishing_order as north_american_finishing_order
+from adjudication.engine.north_american_game import game_state as north_american_game_state
+from adjudication.engine.north_american_sheet import NorthAmericanSheet
 from adjudication.engine.rules import DEALS_PER_SET, InvalidRuleSet, ruleset_from
-from adjudication.engine.sheet import MAX_VOID_DEALS, DealRecord, parse_sheet, result_as_dict
+from adjudication.engine.sheet import MAX_VOID_DEALS, parse_sheet, result_as_dict
 
-from .deal_input import read_british, read_deal, storable
+from .deal_input import read_british, read_deal, read_north_american, storable
 from .errors import field_errors
 
 # Event formats (scoring.models.Event.Format's values; the model imports this module, not the reverse).
@@ -55,12 +64,6 @@ class Game:
     unit: str = "set"
     deal_word: str = "deal"
     formats: tuple[str, ...] = (CUMULATIVE, KNOCKOUT)
-    format_refusals: tuple[tuple[str, str], ...] = (
-        (
-            PLACEMENT,
-            "Placement points are for British Kalooki games; a Jamaican event is cumulative or knock-out.",
-        ),
-    )
     # A game of hands played to an end, ranked by its finishing order, with its own table page, sheet
     # and standings (placement points or knock-out); otherwise a set of nine deals ranked by its total.
     of_hands: bool = False
@@ -72,8 +75,8 @@ class Game:
     rulings: bool = True
     contracts: bool = True
     override_label: str = "Override reason (only to verify over errors or before deal 9)"
-    # A deal's row carries this mark (R13's doubling / B6's kalookie).
-    mark: str = "doubled"
+    # A deal's row carries this mark (R13's doubling / B6's kalookie; None: no mark).
+    mark: str | None = "doubled"
     result_fields: tuple[str, ...] = (
         "calls",
         "hand",
@@ -98,7 +101,12 @@ class Game:
 
     def format_problem(self, event_format: str) -> str | None:
         """Why this game cannot be played in `event_format`, or None when it can."""
-        return dict(self.format_refusals).get(event_format)
+        if event_format in self.formats:
+            return None
+        return (
+            "Placement points are for British Kalooki and North American Kaluki games; a Jamaican event "
+            "is cumulative or knock-out."
+        )
 
     # -- reading and writing one deal ----------------------------------------------------------------
 
@@ -202,73 +210,97 @@ class Game:
 
 @dataclass(frozen=True)
 class GameOfHands(Game):
-    """A game of hands to a points limit with buy-ins and a finishing order (British Kalooki, B1–B9)."""
+    """A game of hands played to its end and ranked by its finishing order (BV8). British Kalooki (B1–B9)
+    plays to a points limit with buy-ins, lowest total first; North American Kaluki (NA1–NA6) plays the
+    event's number of hands, each hand's winner collecting the others' hand values, highest total first.
+    What the engine says of the game comes from its family's functions, named here once."""
 
     unit: str = "game"
     deal_word: str = "hand"
     formats: tuple[str, ...] = (KNOCKOUT, PLACEMENT)
-    format_refusals: tuple[tuple[str, str], ...] = (
-        (
-            CUMULATIVE,
-            "A British Kalooki event cannot be cumulative: a game has a finishing order, not a set total "
-            "to add up. Choose knock-out or placement points.",
-        ),
-    )
     of_hands: bool = True
     phones: bool = False
     live_check: bool = False
     rulings: bool = False
     contracts: bool = False
     override_label: str = "Reason (only to end a game still running, or to verify over errors)"
-    mark: str = "kalookie"
+    mark: str | None = "kalookie"
     result_fields: tuple[str, ...] = ("hand", "penalty", "total_written", "opened", "buy_in", "reset_to")
     marks_make_rulings: bool = False
     max_void_deals: int | None = None
     unfinished_code: str = "GAME_UNFINISHED"
+    # B7: a player over the limit may buy back in; B6: a kalookie doubles the others' penalties.
+    buy_ins: bool = True
+    kalookie: bool = True
+    # NA6: the hand's winner collects the others' hand values, and the highest total wins.
+    collects: bool = False
+    # The engine's reading and ordering of this family's games (both families share GameState, Placing).
+    engine_sheet: type = BritishSheet
+    engine_state: Callable[[Any], GameState] = british_game_state
+    engine_order: Callable[[Any], tuple[Placing, ...]] = british_finishing_order
+    engine_ended_order: Callable[[Any], tuple[Placing, ...]] = british_ended_game_order
+    reader: Callable[..., Any] = read_british
+
+    def format_problem(self, event_format: str) -> str | None:
+        if event_format == CUMULATIVE:
+            return (
+                f"A {self.title} event cannot be cumulative: a game has a finishing order, not a set total "
+                "to add up. Choose knock-out or placement points."
+            )
+        return None
 
     @property
     def tracks_state(self) -> bool:
         return True
 
     def state(self, sheet: Mapping[str, Any]) -> GameState | None:
-        return game_state(self.sheet(sheet))
+        return self.engine_state(self.sheet(sheet))
 
-    def sheet(self, sheet: Mapping[str, Any]) -> BritishSheet:
+    def sheet(self, sheet: Mapping[str, Any]) -> Any:
         """The game's rows read by the engine."""
         read = parse_sheet(dict(sheet))
-        if not isinstance(read, BritishSheet):
+        if not isinstance(read, self.engine_sheet):
             raise TypeError(f"not a {self.title} sheet")
         return read
+
+    def order(self, sheet: Any, *, verified: bool) -> tuple[Placing, ...]:
+        """The finishing order: BV8 for a finished game; a verified game still running was ended by the
+        director (the players left by their totals); a game in play places those still in first."""
+        if verified and not self.engine_state(sheet).over:
+            return self.engine_ended_order(sheet)
+        return self.engine_order(sheet)
 
     def number_due(
         self, *, played: Sequence[tuple[int, bool]], state: GameState | None, data: Any
     ) -> int | None:
         assert state is not None
         if state.over:
-            raise ValidationError(
-                f"The game is over ({state.winner or 'no one'} is the last player in): correct a hand "
-                "instead, or verify the game."
+            why = (
+                f"all its {state.hands} hands are scored"
+                if self.collects
+                else f"{state.winner or 'no one'} is the last player in"
             )
+            raise ValidationError(f"The game is over ({why}): correct a hand instead, or verify the game.")
         return state.next_hand
 
     def read(
         self, data: Any, *, players: Sequence[str], rules: Any, default_number: int | None, path: str = ""
     ) -> Any:
-        return read_british(data, players=players, rules=rules, default_number=default_number, path=path)
+        return self.reader(data, players=players, rules=rules, default_number=default_number, path=path)
 
     def stored(self, read: Any, raw: Any, *, players: Sequence[str], rules: Any, path: str) -> Any:
         # Read again as one hand is: the penalties left blank computed, a buy-in's reset value kept.
-        return read_british(raw, players=players, rules=rules, path=path)
+        return self.reader(raw, players=players, rules=rules, path=path)
 
     def check_number(self, record: Any, rules: Any) -> None:
         if record.deal > rules.max_deal_number:
             raise field_errors({"deal": f"A {rules.name} game holds at most {rules.max_deal_number} hands."})
 
-    def prepare(self, record: BritishHand, *, state: GameState | None, rules: Any) -> BritishHand:
+    def prepare(self, record: Any, *, state: GameState | None, rules: Any) -> Any:
         """B7 for the lines the director marked as buying in without a reset value: the highest total,
         after this hand, among the players at or under the limit; each line's total before the reset
         is filled in too when left blank, so the sheet shows it. `state` is the game before this hand."""
-        if record.void or state is None:
+        if not self.buy_ins or record.void or state is None:
             return record
         totals = {
             name: state.player(name).total + (line.penalty or 0) for name, line in record.results.items()
@@ -286,27 +318,33 @@ class GameOfHands(Game):
         return replace(record, results=lines)
 
     def deal_fields(self, record: Any) -> dict[str, Any]:
-        return {"kalookie": record.kalookie, "doubled": False}
+        return {"kalookie": bool(getattr(record, "kalookie", False)), "doubled": False}
 
     def line_values(self, line: Any) -> dict[str, Any]:
-        return {
+        values = {
             "hand": line.hand,
             "penalty": line.penalty if line.penalty is not None else 0,
             "total_written": line.total,
             "opened": line.opened,
-            "buy_in": line.buy_in,
-            "reset_to": line.reset_to if line.buy_in else None,
         }
+        if self.buy_ins:
+            values.update(buy_in=line.buy_in, reset_to=line.reset_to if line.buy_in else None)
+        if self.collects:
+            values.update(collected=line.collected)
+        return values
 
     def line_data(self, result: Any) -> dict[str, Any]:
-        return british_result_as_dict(
+        data = british_result_as_dict(
             penalty=result.penalty,
             total=result.total_written,
             hand=result.hand,
             opened=result.opened,
-            buy_in=result.buy_in,
-            reset_to=result.reset_to,
+            buy_in=result.buy_in if self.buy_ins else False,
+            reset_to=result.reset_to if self.buy_ins else None,
         )
+        if self.collects and result.collected is not None:
+            data["collected"] = result.collected
+        return data
 
     def verdict(self, *, deals: Sequence[Any], state: GameState | None) -> Verdict:
         """BV8: a finished game counts as it is; one still running is ended by the director."""
@@ -315,22 +353,23 @@ class GameOfHands(Game):
             raise ValidationError("The game has no scored hand yet: there is nothing to verify.")
         if state.over:
             return Verdict(problems=())
-        left = ", ".join(state.still_in)
+        where = f"{state.hands} hands scored" if self.collects else f"{', '.join(state.still_in)} still in"
         return Verdict(
-            problems=(f"the game is still running ({left} still in): end it with a reason",),
+            problems=(f"the game is still running ({where}): end it with a reason",),
             ends_game=True,
             still_in=tuple(state.still_in),
         )
 
     @property
     def override_hint(self) -> str:
+        placed = "by higher total" if self.collects else "by lower total"
         return (
             "A director may end the game or override with a written reason: the players still in are "
-            "then placed by lower total."
+            f"then placed {placed}."
         )
 
     def finished(self, *, scored: int, codes: Collection[str]) -> bool:
-        # The validator says GAME_UNFINISHED while more than one player is in (BV7).
+        # The validator says GAME_UNFINISHED while the game runs (BV7; NV: fewer than its hands).
         return scored > 0 and self.unfinished_code not in codes
 
     @property
@@ -340,8 +379,22 @@ class GameOfHands(Game):
 
 JAMAICAN = Game(family="jamaican", title="Jamaican Kalooki")
 BRITISH = GameOfHands(family="british", title="British Kalooki")
+NORTH_AMERICAN = GameOfHands(
+    family="north-american",
+    title="North American Kaluki",
+    mark=None,
+    result_fields=("hand", "penalty", "total_written", "opened", "collected"),
+    buy_ins=False,
+    kalookie=False,
+    collects=True,
+    engine_sheet=NorthAmericanSheet,
+    engine_state=north_american_game_state,
+    engine_order=north_american_finishing_order,
+    engine_ended_order=north_american_ended_game_order,
+    reader=read_north_american,
+)
 
-GAMES: Mapping[str, Game] = {game.family: game for game in (JAMAICAN, BRITISH)}
+GAMES: Mapping[str, Game] = {game.family: game for game in (JAMAICAN, BRITISH, NORTH_AMERICAN)}
 
 
 def family_of_preset(preset: str) -> str:
@@ -364,8 +417,3 @@ def game_of_preset(preset: str) -> Game:
 def game_of(event: Any) -> Game:
     """The game `event` plays (its ruleset preset's family)."""
     return game_of_preset(event.ruleset_preset)
-
-
-def is_game_of_hands(record: Any) -> bool:
-    """Whether an engine record is a game's hand (kalookie, buy-ins) rather than a set's deal."""
-    return isinstance(record, BritishHand) and not isinstance(record, DealRecord)

@@ -507,6 +507,8 @@ class DealResult(models.Model):
     # British Kalooki (B7): the player went over the limit and bought back in at `reset_to`.
     buy_in = models.BooleanField(default=False, db_default=False)
     reset_to = models.IntegerField(null=True, blank=True)
+    # North American Kaluki: what the hand's winner collected, as written (NA6; computed when blank).
+    collected = models.IntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["deal", "entry__player__name"]

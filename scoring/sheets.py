@@ -45,8 +45,9 @@ def deal_as_data(deal: Deal, names_by_position: Mapping[int, str], game: Game) -
     if deal.void:
         data["void"] = True
     data["out"] = deal.out.player.name if deal.out_id else None
-    marked = getattr(deal, game.mark)
-    data[game.mark] = marked
+    marked = getattr(deal, game.mark) if game.mark else False
+    if game.mark:
+        data[game.mark] = marked
     results = sorted(deal.results.all(), key=lambda result: result.entry.player.name)
     data["results"] = {result.entry.player.name: game.line_data(result) for result in results}
     if deal.void and not data["results"] and data["out"] is None and not marked:

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from adjudication.engine.british_game import GameState, Placing, ended_game_order, finishing_order, game_state
-from adjudication.engine.british_rules import BritishRuleSet
-from adjudication.engine.british_sheet import BritishSheet
+from adjudication.engine.british_game import GameState, Placing
 from adjudication.engine.findings import Finding
 from adjudication.engine.validator import validate
 
-from ..games import game_of
+from ..games import GameOfHands, game_of
 from ..models import Deal, GameSet, Seat
 from ..sheets import deals_of, seats_of, sheet_from_rows
 
@@ -28,7 +27,7 @@ __all__ = [
     "GameSeat",
     "british_game_page",
     "british_sheet_of",
-    "game_order",
+    "game_of_set",
     "game_page_from_rows",
     "game_so_far",
 ]
@@ -48,6 +47,7 @@ class GameCell:
     buy_in: bool = False
     reset_to: int | None = None
     went_out: bool = False  # over the limit without a buy-in: out of the game in this hand
+    collected: int | None = None  # NA6: the hand's winner's take
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +81,7 @@ class GameSeat:
 @dataclass(frozen=True)
 class GamePage:
     game_set: GameSet
-    rules: BritishRuleSet
+    rules: Any  # the game's ruleset (British or North American)
     seats: tuple[GameSeat, ...]
     rows: tuple[GameRow, ...]
     state: GameState
@@ -109,47 +109,60 @@ class GamePage:
         return next((row for row in self.rows if row.sequence == sequence), None)
 
 
-def british_sheet_of(game_set: GameSet, seats: Sequence[Seat], deals: Sequence[Deal]) -> BritishSheet:
+def british_sheet_of(game_set: GameSet, seats: Sequence[Seat], deals: Sequence[Deal]) -> Any:
     """The game's rows read by the engine (the event plays a game of hands)."""
+    return game_of_set(game_set).sheet(sheet_from_rows(game_set, seats, deals))
+
+
+def game_of_set(game_set: GameSet) -> GameOfHands:
     game = game_of(game_set.table.round.event)
-    return game.sheet(sheet_from_rows(game_set, seats, deals))
+    if not isinstance(game, GameOfHands):
+        raise TypeError(f"{game_set} is a set of deals, not a game of hands")
+    return game
 
 
 def game_so_far(game_set: GameSet, seats: Sequence[Seat], deals: Sequence[Deal]) -> GameState:
     """Where the game stands after `deals` (the engine's `game_state`)."""
-    return game_state(british_sheet_of(game_set, seats, deals))
+    return game_of_set(game_set).engine_state(british_sheet_of(game_set, seats, deals))
 
 
-def game_order(sheet: BritishSheet, *, verified: bool) -> tuple[Placing, ...]:
-    """The finishing order: BV8 for a finished game; a verified game still running was ended by the
-    director (the players left by lower total); a game in play places those still in first, together."""
-    if verified and not game_state(sheet).over:
-        return ended_game_order(sheet)
-    return finishing_order(sheet)
-
-
-def _rows(sheet: BritishSheet, deals: Sequence[Deal]) -> tuple[GameRow, ...]:
+def _rows(game: GameOfHands, sheet: Any, deals: Sequence[Deal]) -> tuple[GameRow, ...]:
+    """Each hand's cells with the running totals as the game had them: a British game's penalties with
+    its buy-ins' resets (B7) and who went over the limit; a North American game's winners collecting
+    the others' hand values (NA6)."""
     rules = sheet.rules
     totals = dict.fromkeys(sheet.players, 0)
     out: set[str] = set()
     rows = []
     for deal, hand in zip(deals, sheet.deals, strict=True):
         cells = []
+        collected = None
+        if game.collects and not hand.void and hand.out in hand.results:
+            winner = hand.results[hand.out]
+            others = [line.penalty for name, line in hand.results.items() if name != hand.out]
+            computed = None if None in others else sum(others)
+            collected = winner.collected if winner.collected is not None else computed
         for name in sheet.players:
             line = hand.results.get(name)
             if line is None or hand.void:
                 cells.append(GameCell(player=name, played=False))
                 continue
-            if line.penalty is not None:
+            went_out = False
+            if game.collects:
+                if name == hand.out and collected is not None:
+                    totals[name] += collected
+            elif line.penalty is not None:
                 totals[name] += line.penalty
             elif line.total is not None:
                 totals[name] = line.total
-            went_out = False
-            if line.buy_in and line.reset_to is not None:
-                totals[name] = line.reset_to
-            elif rules.is_over(totals[name]) and name not in out:
-                out.add(name)
-                went_out = True
+            buy_in = bool(getattr(line, "buy_in", False))
+            reset_to = getattr(line, "reset_to", None)
+            if game.buy_ins:
+                if buy_in and reset_to is not None:
+                    totals[name] = reset_to
+                elif rules.is_over(totals[name]) and name not in out:
+                    out.add(name)
+                    went_out = True
             cells.append(
                 GameCell(
                     player=name,
@@ -159,9 +172,10 @@ def _rows(sheet: BritishSheet, deals: Sequence[Deal]) -> tuple[GameRow, ...]:
                     written=line.total,
                     hand=line.hand,
                     opened=line.opened,
-                    buy_in=line.buy_in,
-                    reset_to=line.reset_to,
+                    buy_in=buy_in,
+                    reset_to=reset_to,
                     went_out=went_out,
+                    collected=collected if name == hand.out else None,
                 )
             )
         rows.append(
@@ -171,7 +185,7 @@ def _rows(sheet: BritishSheet, deals: Sequence[Deal]) -> tuple[GameRow, ...]:
                 void=hand.void,
                 dealer=hand.dealer,
                 out=hand.out,
-                kalookie=hand.kalookie,
+                kalookie=bool(getattr(hand, "kalookie", False)),
                 version=deal.version,
                 cells=tuple(cells),
             )
@@ -188,8 +202,9 @@ def british_game_page(game_set: GameSet) -> GamePage:
 def game_page_from_rows(game_set: GameSet, seats: Sequence[Seat], deals: Sequence[Deal]) -> GamePage:
     """`british_game_page` from rows already read (seats with their players, hands with their results):
     no query."""
+    game = game_of_set(game_set)
     sheet = british_sheet_of(game_set, seats, deals)
-    state = game_state(sheet)
+    state = game.engine_state(sheet)
     by_name = {seat.entry.player.name: seat for seat in seats}
     game_seats = tuple(
         GameSeat(
@@ -201,7 +216,7 @@ def game_page_from_rows(game_set: GameSet, seats: Sequence[Seat], deals: Sequenc
             else None,
             total=player.total,
             buy_ins=player.buy_ins,
-            buy_ins_left=max(sheet.rules.buy_ins - player.buy_ins, 0),
+            buy_ins_left=max(getattr(sheet.rules, "buy_ins", 0) - player.buy_ins, 0),
             out_in=player.out_in,
         )
         for player in state.players
@@ -211,9 +226,9 @@ def game_page_from_rows(game_set: GameSet, seats: Sequence[Seat], deals: Sequenc
         game_set=game_set,
         rules=sheet.rules,
         seats=game_seats,
-        rows=_rows(sheet, deals),
+        rows=_rows(game, sheet, deals),
         state=state,
         findings=tuple(validate(sheet)),
-        order=game_order(sheet, verified=verified) if state.hands else (),
+        order=game.order(sheet, verified=verified) if state.hands else (),
         ended=verified and not state.over,
     )

@@ -24,13 +24,16 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 
-from adjudication.engine.british_game import Placing, game_state
+from adjudication.engine.british_game import Placing
 
+from ..games import game_of
 from ..models import Deal, DealResult, Event, GameSet, Round, Seat
-from .british_games import british_sheet_of, game_order
+from .british_games import british_sheet_of, game_of_set
 
 __all__ = [
     "BRITISH_KNOCKOUT_FIELDS",
+    "COLLECTED_KNOCKOUT_FIELDS",
+    "COLLECTED_PLACEMENT_FIELDS",
     "PLACEMENT_FIELDS",
     "GameResult",
     "KnockoutCut",
@@ -44,6 +47,9 @@ __all__ = [
 
 PLACEMENT_FIELDS = ("place", "shared", "player", "club", "points", "games", "games_won", "penalty")
 BRITISH_KNOCKOUT_FIELDS = (*PLACEMENT_FIELDS, "round_reached", "game_place")
+# A North American game's rows: what each player collected in place of the penalty paid (NA6).
+COLLECTED_PLACEMENT_FIELDS = (*PLACEMENT_FIELDS[:-1], "collected")
+COLLECTED_KNOCKOUT_FIELDS = (*COLLECTED_PLACEMENT_FIELDS, "round_reached", "game_place")
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,8 +131,9 @@ def games_with_orders(games_read: QuerySet[GameSet]) -> list[GameResult]:
         deals[deal.game_set_id].append(deal)
     results = []
     for game in games:
+        kind = game_of_set(game)
         sheet = british_sheet_of(game, seats[game.table_id], deals[game.pk])
-        state = game_state(sheet)
+        state = kind.engine_state(sheet)
         if not state.hands:
             continue
         results.append(
@@ -136,7 +143,7 @@ def games_with_orders(games_read: QuerySet[GameSet]) -> list[GameResult]:
                 table_number=game.table.number,
                 over=state.over,
                 finished=state.over or game.is_verified,
-                order=game_order(sheet, verified=game.is_verified),
+                order=kind.order(sheet, verified=game.is_verified),
                 entries={seat.entry.player.name: seat.entry_id for seat in seats[game.table_id]},
             )
         )
@@ -159,8 +166,13 @@ def british_standings(
     provisional: bool = False,
     with_ids: bool = False,
 ) -> list[dict[str, Any]]:
-    """The standings of a British event, best first (placement or knock-out rows, see the module)."""
+    """The standings of an event of games of hands, best first (placement or knock-out rows, see the
+    module). A North American game's rows add up what each player `collected` (more being better, NA6)
+    where a British game's add up the `penalty` paid."""
     knockout = event.is_knockout
+    collects = game_of(event).collects
+    # The figure the rows add up, and its sign in the ordering (lower penalty, higher collected first).
+    figure, sign = ("collected", -1) if collects else ("penalty", 1)
     games = british_game_results(event, round_number=round_number, provisional=provisional)
     who = {
         pk: (club, player_id)
@@ -173,27 +185,28 @@ def british_standings(
             entry_id = game.entries[item.player]
             row = stats.setdefault(
                 entry_id,
-                {"player": item.player, "points": 0, "games": 0, "games_won": 0, "penalty": 0,
-                 "round_reached": 0, "game_place": 0, "game_penalty": 0},
+                {"player": item.player, "points": 0, "games": 0, "games_won": 0, figure: 0,
+                 "round_reached": 0, "game_place": 0, "game_figure": 0},
             )  # fmt: skip
             row["points"] += placement_points(
                 event.placement_points, item.place, sharing[item.place], len(game.order)
             )
             row["games"] += 1
             row["games_won"] += int(item.place == 1 and game.finished)
-            row["penalty"] += item.penalty
+            amount = item.total if collects else item.penalty
+            row[figure] += amount
             if game.round_number >= row["round_reached"]:
-                row["round_reached"], row["game_place"], row["game_penalty"] = (
+                row["round_reached"], row["game_place"], row["game_figure"] = (
                     game.round_number,
                     item.place,
-                    item.penalty,
+                    amount,
                 )
 
     def key(entry_id: int) -> tuple[Any, ...]:
         row = stats[entry_id]
         if knockout:
-            return (-row["round_reached"], row["game_place"], row["game_penalty"])
-        return (-row["points"], -row["games_won"], row["penalty"])
+            return (-row["round_reached"], row["game_place"], sign * row["game_figure"])
+        return (-row["points"], -row["games_won"], sign * row[figure])
 
     ordered = sorted(stats, key=lambda entry_id: (key(entry_id), stats[entry_id]["player"].casefold()))
     rows: list[dict[str, Any]] = []
@@ -207,7 +220,7 @@ def british_standings(
             "player": row["player"],
             "club": who[entry_id][0],
         }
-        out.update({name: row[name] for name in ("points", "games", "games_won", "penalty")})
+        out.update({name: row[name] for name in ("points", "games", "games_won", figure)})
         if knockout:
             out.update(round_reached=row["round_reached"], game_place=row["game_place"])
         if with_ids:

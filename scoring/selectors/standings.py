@@ -24,7 +24,13 @@ from adjudication.engine.rules import DEALS_PER_SET
 
 from ..games import game_of
 from ..models import TIEBREAKS, Deal, DealResult, Entry, Event, GameSet, Player, Round, Table
-from .british_standings import BRITISH_KNOCKOUT_FIELDS, PLACEMENT_FIELDS, british_standings
+from .british_standings import (
+    BRITISH_KNOCKOUT_FIELDS,
+    COLLECTED_KNOCKOUT_FIELDS,
+    COLLECTED_PLACEMENT_FIELDS,
+    PLACEMENT_FIELDS,
+    british_standings,
+)
 from .standings_scope import StandingsScope, standings_scope
 
 STANDINGS_FIELDS = (
@@ -361,6 +367,8 @@ def standings_view(
 def standings_fields(event: Event) -> tuple[str, ...]:
     """The columns of the event's standings rows, in order (exports, the command)."""
     if game_of(event).of_hands:
+        if game_of(event).collects:
+            return COLLECTED_KNOCKOUT_FIELDS if event.is_knockout else COLLECTED_PLACEMENT_FIELDS
         return BRITISH_KNOCKOUT_FIELDS if event.is_knockout else PLACEMENT_FIELDS
     return KNOCKOUT_FIELDS if event.is_knockout else STANDINGS_FIELDS
 

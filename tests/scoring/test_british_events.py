@@ -8,6 +8,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from scoring import services
+from scoring.games import GAMES
 from scoring.models import Event, Seat
 from scoring.web.organise.forms import FAMILIES
 from tests.scoring.web.organise.test_event_pages import NEW, posted_event
@@ -24,7 +25,8 @@ def test_the_form_offers_every_british_preset_and_parameter(client, organiser):
     page = client.get(NEW).content.decode()
     for preset in ("british", "british-swedish", "british-301", "british-501"):
         assert f'value="{preset}"' in page
-    assert set(FAMILIES) == {"jamaican", "british"}
+    # Every family the engine knows is a game the app runs (scoring.games.GAMES).
+    assert set(FAMILIES) == set(GAMES) == {"jamaican", "british", "north-american"}
     assert 'name="rules-british-limit"' in page and 'name="placement_points"' in page
     assert "Placement points (British)" in page
 

@@ -1,0 +1,123 @@
+"""North American Kaluki through the games seam: its event, hands recorded one by one and as a whole
+sheet, verifying, the finishing order (highest total first, NA6) and its standings, with nothing in
+scoring/ but its `Game` (and a result field for what the winner collected)."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from adjudication.engine.north_american_simulator import simulate_north_american_sheet
+from adjudication.engine.rules import ruleset_from
+from adjudication.models import AuditEntry
+from scoring import selectors, services
+from scoring.games import NORTH_AMERICAN, game_of
+from scoring.models import GameSet
+from scoring.sheets import sheet_for_set
+
+pytestmark = pytest.mark.django_db
+FIVE = ("Ann", "Bob", "Cy", "Dee", "Eve")
+HANDS = 4
+
+
+@pytest.fixture
+def na_event(make_event):
+    return make_event(
+        name="Kaluki night",
+        slug="kaluki-night",
+        ruleset_preset="north-american",
+        rules_overrides={"hands": HANDS},
+        format="placement",
+    )
+
+
+@pytest.fixture
+def na_game(na_event, director, make_table):
+    rnd = services.round_create(event=na_event, user=director)
+    return make_table(rnd, FIVE)
+
+
+def simulated(seed: int = 7, hands: int | None = None) -> dict:
+    rules = ruleset_from("north-american", {"hands": HANDS})
+    return simulate_north_american_sheet(seed, FIVE, rules=rules, hands=hands, dealers=False)
+
+
+def test_the_event_plays_the_north_american_game(na_event):
+    assert game_of(na_event) is NORTH_AMERICAN
+    assert na_event.game.unit == "game" and na_event.game.deal_word == "hand"
+
+
+def test_a_cumulative_north_american_event_is_refused(make_event):
+    with pytest.raises(ValidationError, match="North American Kaluki event cannot be cumulative"):
+        make_event(ruleset_preset="north-american", rules_overrides={"hands": 3}, format="cumulative")
+
+
+def test_hands_recorded_one_by_one_make_the_simulated_game(na_game, director):
+    sheet = simulated()
+    for hand in sheet["deals"]:
+        outcome = services.deal_record(game_set=na_game, user=director, data=hand)
+        assert not outcome.errors, outcome.errors
+    stored = sheet_for_set(na_game)
+    assert [hand["deal"] for hand in stored["deals"]] == [hand["deal"] for hand in sheet["deals"]]
+    for typed, kept in zip(sheet["deals"], stored["deals"], strict=True):
+        assert kept.get("out") == typed.get("out")
+        for name, line in typed.get("results", {}).items():
+            assert kept["results"][name]["penalty"] == line["penalty"]
+            assert kept["results"][name].get("collected") == line.get("collected")
+    assert AuditEntry.objects.filter(action="kalooki.hand.recorded").count() == len(sheet["deals"])
+
+
+def test_a_hand_past_the_games_hands_is_refused_once_it_is_over(na_game, director):
+    sheet = simulated()
+    services.sheet_import(game_set=na_game, user=director, data=sheet)
+    with pytest.raises(ValidationError, match="all its 4 hands are scored"):
+        services.deal_record(
+            game_set=na_game, user=director, data={"out": "Ann", "results": {n: {} for n in FIVE}}
+        )
+
+
+def test_a_blank_collected_is_the_others_penalties(na_game, director):
+    hand = {
+        "deal": 1,
+        "out": "Cy",
+        "results": {"Ann": {"penalty": 41}, "Bob": {"penalty": 47}, "Cy": {}, "Dee": {"penalty": 60},
+                    "Eve": {"penalty": 22}},
+    }  # fmt: skip
+    services.deal_record(game_set=na_game, user=director, data=hand)
+    page = selectors.british_games.british_game_page(na_game)
+    cy = next(cell for cell in page.rows[0].cells if cell.player == "Cy")
+    assert cy.collected == 170 and cy.total == 170
+    assert next(seat for seat in page.seats if seat.player == "Cy").total == 170
+
+
+def test_a_finished_game_verifies_and_ranks_highest_total_first(na_game, na_event, director):
+    services.sheet_import(game_set=na_game, user=director, data=simulated())
+    na_game.refresh_from_db()
+    services.set_verify(game_set=na_game, user=director, expected_version=na_game.version)
+    na_game.refresh_from_db()
+    assert na_game.status == GameSet.Status.VERIFIED
+    page = selectors.british_games.british_game_page(na_game)
+    totals = {seat.player: seat.total for seat in page.seats}
+    order = [item.player for item in page.order]
+    assert [totals[name] for name in order] == sorted(totals.values(), reverse=True)
+    rows = selectors.standings_view(na_event, provisional=True).rows
+    assert rows[0]["player"] == order[0]
+    assert "collected" in rows[0] and "penalty" not in rows[0]
+    assert {row["player"]: row["collected"] for row in rows} == totals
+    assert selectors.standings_fields(na_event)[-1] == "collected"
+
+
+def test_a_running_game_is_ended_only_with_a_reason(na_game, director):
+    for hand in simulated(hands=2)["deals"]:
+        services.deal_record(game_set=na_game, user=director, data=hand)
+    na_game.refresh_from_db()
+    with pytest.raises(ValidationError, match="still running"):
+        services.set_verify(game_set=na_game, user=director, expected_version=na_game.version)
+    services.set_verify(
+        game_set=na_game,
+        user=director,
+        expected_version=na_game.version,
+        override_reason="Time called",
+        acknowledge_warnings=True,
+    )
+    assert AuditEntry.objects.filter(action="kalooki.game.ended").count() == 1
