@@ -8,12 +8,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Count, Exists, OuterRef, QuerySet, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models import Count, Exists, OuterRef, QuerySet, Subquery, TextField
+from django.db.models.functions import Cast, Coalesce
 
 from adjudication.engine.rules import DEALS_PER_SET
 
-from ..games import game_of_preset
+from ..games import Game, game_of_preset
 from ..models import Deal, Entry, Event, GameSet, Round, Seat, Table
 
 
@@ -220,9 +220,27 @@ def round_tables_status(round: Round, *, players: bool = True) -> RoundStatus:
     return _round_status(round, _table_rows(Table.objects.filter(round=round), seats).get(round.pk, []))
 
 
+def _finished_tables(game: Game, tables: QuerySet[Table]) -> QuerySet[Table]:
+    """The tables of `tables` whose set or game is played to its end, as `game.finished` says from the
+    scored deals and the stored findings' codes, said in SQL: a set of a fixed number of deals at that
+    number; a game of hands once it has a scored hand and its findings no longer say it is unfinished
+    (BV7). The codes are matched in the findings' JSON text as a whole string value ("GAME_UNFINISHED"),
+    which reads the same on SQLite and PostgreSQL (a JSON `contains` lookup is PostgreSQL's alone)."""
+    scored = tables.annotate(scored=_scored_deals())
+    if game.deals_due is not None:
+        return scored.filter(scored__gte=game.deals_due)
+    unfinished = f'"{game.unfinished_code}"'
+    return (
+        scored.filter(scored__gt=0)
+        .annotate(codes=Cast("game_set__findings", TextField()))
+        .exclude(codes__contains=unfinished)
+    )
+
+
 def round_summaries(event: Event, *, seated_only: bool = False) -> list[RoundSummary]:
     """Each round's table counts, summed in the database (event page, projector). One query.
-    `seated_only`: the rounds the public sees (a round not seated yet is left out)."""
+    `seated_only`: the rounds the public sees (a round not seated yet is left out). A table counts as
+    finished by its game's own end (`_finished_tables`)."""
     tables = Table.objects.filter(round=OuterRef("pk")).order_by()
 
     def count(of: QuerySet[Table]) -> Coalesce:
@@ -232,7 +250,7 @@ def round_summaries(event: Event, *, seated_only: bool = False) -> list[RoundSum
         Round.objects.filter(event=event)
         .annotate(
             table_count=count(tables),
-            finished=count(tables.annotate(scored=_scored_deals()).filter(scored__gte=DEALS_PER_SET)),
+            finished=count(_finished_tables(event.game, tables)),
             verified=count(tables.filter(game_set__status=GameSet.Status.VERIFIED)),
         )
         .order_by("number")
