@@ -83,16 +83,21 @@ class BritishHandForm(AlertsMixin, forms.Form):
     set_version = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
     reason = forms.CharField(label="Reason for the correction", required=False, max_length=500)
 
-    def __init__(self, *args, players: Sequence[str], most: int, **kwargs) -> None:
+    def __init__(
+        self, *args, players: Sequence[str], most: int, playing: Sequence[str] | None = None, **kwargs
+    ) -> None:
         super().__init__(*args, **kwargs)
         # The ruleset's longest game (`max_hands`), not a nine-deal set's 9.
         self.fields["deal"] = forms.IntegerField(
             label="Hand", min_value=1, max_value=most, widget=forms.NumberInput(attrs={"size": 4})
         )
         self.order_fields(["deal"])
-        choices = [("", "—"), *((name, name) for name in players)]
-        self.fields["dealer"].choices = choices
-        self.fields["out"].choices = choices
+        self.fields["dealer"].choices = [("", "—"), *((name, name) for name in players)]
+        # BV6: only a player still in the game at this hand can go out (win it).
+        self.fields["out"].choices = [
+            ("", "—"),
+            *((name, name) for name in players if playing is None or name in playing),
+        ]
 
 
 class BritishHandEntry:
@@ -110,7 +115,7 @@ class BritishHandEntry:
         correcting: bool = False,
     ) -> None:
         self.correcting = correcting
-        self.hand = BritishHandForm(data, players=players, most=most, initial=initial or {})
+        self.hand = BritishHandForm(data, players=players, most=most, playing=playing, initial=initial or {})
         # Seat numbers name the fields (`s2-penalty`): a player's name may hold any character.
         self.lines = [
             (name, BritishLineForm(data, prefix=line_prefix(seat), initial=(results or {}).get(name, {})))

@@ -68,7 +68,14 @@ def _entry(page: GamePage, sequence: int | None) -> BritishHandEntry | None:
         initial, results = _line_initial(page, sequence)
         playing = [cell.player for cell in row.cells if cell.played] if row and not row.void else []
         if row is not None and (row.void or not playing):
-            playing = list(page.state.still_in) or players
+            # A void hand: the players not yet out of the game when it was dealt.
+            gone = {
+                cell.player
+                for done in page.rows[: page.rows.index(row)]
+                for cell in done.cells
+                if cell.went_out
+            }
+            playing = [name for name in players if name not in gone] or players
         return BritishHandEntry(
             players=players, playing=playing, most=most, initial=initial, results=results, correcting=True
         )
