@@ -159,8 +159,86 @@ def plan_tables(
     return plans
 
 
-# A ruleset without a seating size of its own (British Kalooki plays 2–5 at a table) is seated in fours.
-DEFAULT_TABLE_SIZE = 4
+def fewest_tables(
+    count: int,
+    *,
+    preferred: int | None = None,
+    min_players: int,
+    max_players: int,
+    fits: Callable[[int], bool] = lambda players: True,
+) -> list[int]:
+    """Sizes of the tables for `count` players at a game that seats as few tables as `max_players`
+    allows, their sizes differing by at most one (larger tables first) and none below `min_players`;
+    the `preferred` size instead when it divides the field.
+
+    >>> fewest_tables(10, min_players=2, max_players=5)
+    [5, 5]
+    >>> fewest_tables(14, min_players=2, max_players=6)
+    [5, 5, 4]
+    >>> fewest_tables(2, min_players=2, max_players=5)
+    [2]
+    >>> fewest_tables(16, preferred=4, min_players=2, max_players=6)
+    [4, 4, 4, 4]
+    >>> fewest_tables(17, preferred=4, min_players=2, max_players=6)
+    [6, 6, 5]
+    >>> fewest_tables(1, min_players=2, max_players=5)
+    Traceback (most recent call last):
+    ...
+    scoring.seating.SeatingError: 1 player cannot be seated at tables of 2–5 players.
+    """
+    if count <= 0:
+        raise SeatingError("There is nobody to seat.")
+    if preferred and count % preferred == 0 and min_players <= preferred <= max_players and fits(preferred):
+        return [preferred] * (count // preferred)
+    for tables in range(-(-count // max_players), count // max(min_players, 1) + 1):
+        small, larger = divmod(count, tables)
+        sizes = [small + 1] * larger + [small] * (tables - larger)
+        if min_players <= small and sizes[0] <= max_players and all(fits(size) for size in set(sizes)):
+            return sizes
+    players = "player" if count == 1 else "players"
+    raise SeatingError(
+        f"{count} {players} cannot be seated at tables of {min_players}–{max_players} players."
+    )
+
+
+def describe_split(sizes: Sequence[int]) -> str:
+    """How a seating split the field, larger tables first.
+
+    >>> describe_split([5, 5])
+    '10 players: 2 tables of 5'
+    >>> describe_split([4, 4, 4, 5])
+    '17 players: 1 table of 5, 3 tables of 4'
+    >>> describe_split([2])
+    '2 players: 1 table of 2'
+    """
+    count = sum(sizes)
+    tables = Counter(sizes)
+    parts = [f"{n} table{'s' if n > 1 else ''} of {size}" for size, n in sorted(tables.items(), reverse=True)]
+    return f"{count} player{'s' if count != 1 else ''}: {', '.join(parts)}"
+
+
+def round_sizes(count: int, rules) -> list[int]:
+    """The table sizes a RuleSet seats `count` players at, every table dealable from the deck.
+
+    A ruleset that `seats_fewest_tables` (B1, NA1) takes its preferred
+    `table_size` when it divides the field, else as few tables as `max_players` allows; one without
+    (R2: a tournament seats `table_size`) seats its table size, one more or one fewer at the last tables.
+    """
+    if getattr(rules, "seats_fewest_tables", False):
+        return fewest_tables(
+            count,
+            preferred=rules.table_size,
+            min_players=rules.min_players,
+            max_players=rules.max_players,
+            fits=rules.can_deal,
+        )
+    return table_sizes(
+        count,
+        size=rules.table_size,
+        min_players=rules.min_players,
+        max_players=rules.max_players,
+        fits=rules.can_deal,
+    )
 
 
 def plan_round(
@@ -171,13 +249,6 @@ def plan_round(
     shuffle: bool,
     keep_clubs_apart: bool = False,
 ) -> list[TablePlan]:
-    """Tables for `players` under a RuleSet: its table size (R2), one more or one fewer at the last
-    tables, every table dealable from the deck."""
-    sizes = table_sizes(
-        len(players),
-        size=getattr(rules, "table_size", DEFAULT_TABLE_SIZE),
-        min_players=rules.min_players,
-        max_players=rules.max_players,
-        fits=rules.can_deal,
-    )
+    """Tables for `players` under a RuleSet (`round_sizes`)."""
+    sizes = round_sizes(len(players), rules)
     return plan_tables(players, sizes, rng=rng, shuffle=shuffle, keep_clubs_apart=keep_clubs_apart)

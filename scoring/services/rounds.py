@@ -210,15 +210,18 @@ def round_seat(
 
     `method`: random (round 1's default), standings (later rounds, cumulative) or knockout (later
     rounds of a knock-out event: who went through). The seed is recorded: the same seed and the same
-    players give the same draw. Table size comes from the ruleset; the last tables take one more or
-    one fewer player when the count does not divide. Withdrawn players are skipped and late entries
+    players give the same draw. Table sizes come from the ruleset (`seating.round_sizes`): its table
+    size with one more or one fewer at the last tables (R2), or, for a game that seats as few tables as
+    max_players allows, that (sizes differing by at most one; a final of two at one table) unless the
+    event's table_size divides the field. Withdrawn players are skipped and late entries
     included; `keep_clubs_apart` swaps players between nearby tables to separate clubs.
 
     By standings while an earlier round is not closed, OpenRoundsNotConfirmed names its open tables
     unless `confirm_open`; then the round is seated by the provisional standings and the audit entry
     records that and the tables that were open. With every earlier round closed, by the official
     standings (a closed round's set under correction does not ask; the audit reason mentions it).
-    The round returned carries `seating_note`, what that reason says of the standings used.
+    The round returned carries `seating_note`, what that reason says of the standings used, and
+    `seating_split`, how the field was split ("10 players: 2 tables of 5").
     """
     rnd = Round.objects.select_for_update(of=("self",)).select_related("event").get(pk=round.pk)
     event = rnd.event
@@ -288,8 +291,12 @@ def _write_tables(
     confirmed_open: dict[int, list[int]] | None = None,
 ) -> None:
     """Replace the round's tables with (number, entry ids clockwise, first dealer seat); audited, with
-    the earlier rounds' tables still open when the director confirmed seating over them."""
+    how the field was split and the earlier rounds' tables still open when the director confirmed
+    seating over them. The round carries the split as `seating_split`."""
     before = _seating_data(rnd)
+    rnd.seating_split = (
+        seating.describe_split([len(entry_ids) for _, entry_ids, _ in tables]) if tables else ""
+    )
     Table.objects.filter(round=rnd).delete()
     # In bulk: a round of 256 tables is three inserts, not 768 (the round was just locked and read).
     rows = [Table(round=rnd, number=number, first_dealer=dealer) for number, _, dealer in tables]
@@ -316,6 +323,7 @@ def _write_tables(
             "seed": seed,
             "method": method,
             "keep_clubs_apart": keep_clubs_apart,
+            "split": rnd.seating_split,
             "tables": _seating_data(rnd),
             **(
                 {"standings": "provisional" if confirmed_open else "official"}

@@ -254,6 +254,7 @@ def round_seat(request, event: Event, number: int):
         done=lambda seated: (
             f"Round {seated.number} seated ({seated.get_method_display()}, seed {seated.seed})."
             + (f" {seated.seating_note}." if getattr(seated, "seating_note", "") else "")
+            + (f" {seated.seating_split}." if getattr(seated, "seating_split", "") else "")
         ),
         then=reverse("scoring:direct", kwargs={"slug": event.slug}),
         page=lambda status: _dashboard_page(
