@@ -82,7 +82,8 @@ ifeq ($(VENUE),)
 	@echo "Serving on http://$(HOST):$(PORT)/  (Ctrl+C stops it)"
 	@echo "Directors log in at http://$(HOST):$(PORT)/accounts/login/ with the demo director's login above."
 	@# The worker for long jobs (big round packs, standings PDFs, imports) runs beside the server.
-	$(BIN)/python manage.py db_worker --no-reload --verbosity 0 & worker=$$!; trap 'kill $$worker' EXIT INT TERM; \
+	@# It is started again whenever it stops (a crash, kill -9); jobs it left running are run again.
+	( trap 'kill $$w 2>/dev/null; exit 0' INT TERM; while :; do $(BIN)/python manage.py jobs_worker --no-reload --verbosity 0 & w=$$!; wait $$w; echo "The worker stopped; starting it again." >&2; sleep 2; done ) & worker=$$!; trap 'kill $$worker' EXIT INT TERM; \
 	  $(BIN)/python manage.py runserver $(BIND)
 else
 	$(VENUE_ENV) $(BIN)/python manage.py migrate --noinput
@@ -93,7 +94,7 @@ else
 	@echo "Venue mode: gunicorn ($(WORKERS) workers, DEBUG off) on http://$(HOST):$(PORT)/  (Ctrl+C stops it)"
 	@echo "Phones and the projector connect by this machine's address on the venue's network."
 	@echo "Directors: python manage.py create_director NAME --event SLUG (or DEMO=1 for the demo's login above)."
-	$(VENUE_ENV) $(BIN)/python manage.py db_worker --no-reload & worker=$$!; trap 'kill $$worker' EXIT INT TERM; \
+	( trap 'kill $$w 2>/dev/null; exit 0' INT TERM; while :; do $(VENUE_ENV) $(BIN)/python manage.py jobs_worker --no-reload & w=$$!; wait $$w; echo "The worker stopped; starting it again." >&2; sleep 2; done ) & worker=$$!; trap 'kill $$worker' EXIT INT TERM; \
 	  $(VENUE_ENV) $(BIN)/gunicorn kalooki_tournament.wsgi --workers $(WORKERS) --bind $(BIND) --timeout 120 \
 	  --access-logfile -
 endif

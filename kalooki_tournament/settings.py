@@ -208,6 +208,11 @@ else:
             "LOCATION": "kalooki_ratelimit_cache",
             "OPTIONS": {"MAX_ENTRIES": 50_000},
         },
+        # The background jobs' leases (scoring/services/jobs.py).
+        "leases": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "kalooki_job_leases",
+        },
     }
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/kalooki.html"

@@ -66,7 +66,12 @@ def shared_caches(redis_url: str) -> dict[str, dict[str, Any]]:
             "KEY_PREFIX": "kalooki-login",
         },
         "ratelimit-database": database_limit_cache(),
+        "leases": LEASES,
     }
+
+
+# The background jobs' leases (`scoring.services.jobs`): in the database, so they outlive Redis.
+LEASES = {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "kalooki_job_leases"}
 
 
 def database_limit_cache() -> dict[str, Any]:

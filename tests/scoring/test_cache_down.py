@@ -87,9 +87,17 @@ def test_a_directors_save_is_stored_with_the_cache_down(cache_down, director, ga
 def test_a_directors_save_through_the_entry_form_is_stored_with_the_cache_down(
     cache_down, as_director, game_set, example_sheet
 ):
-    from tests.scoring.test_entry_views import form_data, table_url
-
-    response = as_director.post(table_url(game_set), form_data(deal_one(example_sheet)))
+    table = game_set.table
+    url = reverse(
+        "scoring:direct_table", kwargs={"slug": table.round.event.slug, "number": 1, "table": table.number}
+    )
+    deal = deal_one(example_sheet)
+    form = {"deal": "1", "set_version": "1", "out": deal["out"], "dealer": deal.get("dealer") or ""}
+    for seat, name in enumerate(("Ann", "Bob", "Cy", "Dee"), start=1):
+        for key, value in deal["results"][name].items():
+            if key in ("calls", "hand", "penalty", "total"):
+                form[f"p{seat}-{key}"] = str(value)
+    response = as_director.post(url, form)
     assert response.status_code == 302
     assert Deal.objects.filter(game_set=game_set).count() == 1
 
