@@ -10,11 +10,11 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.db.models import Prefetch
 
-from adjudication.engine.british_rules import BritishRuleSet
-
+from ..games import GameOfHands
 from ..models import Deal, DealResult, Seat, Table
 from ..printing.pdf_data import EventHeader, SheetPlayer, StandingsSheet, standings_from_rows
 from .british_games import GamePage, game_page_from_rows
@@ -35,9 +35,13 @@ BLANK_HANDS = 40
 
 @dataclass(frozen=True)
 class BritishPrintedSheet:
+    """A game of hands' printed sheet: a British game's limit and buy-in boxes, or a North American
+    game's number of hands and hand size (the event's `game` says which)."""
+
     event: EventHeader
     ruleset: str
-    rules: BritishRuleSet
+    rules: Any
+    game: GameOfHands
     round_number: int
     table_number: int
     players: tuple[SheetPlayer, ...]
@@ -55,7 +59,15 @@ class BritishPrintedSheet:
 
     @property
     def blank_rows(self) -> range:
-        return range(1, BLANK_HANDS + 1)
+        # A North American game has its hands, and a spare row or two for void hands (B8).
+        hands = getattr(self.rules, "hands", None) if self.game.collects else None
+        return range(1, (hands + 2 if hands else BLANK_HANDS) + 1)
+
+    @property
+    def hand_size(self) -> int | None:
+        """The cards each player is dealt at this table (NA1: by the number of players)."""
+        size_for = getattr(self.rules, "hand_size_for", None)
+        return size_for(len(self.players)) if size_for else None
 
     @property
     def card_key(self) -> tuple[tuple[str, int], ...]:
@@ -64,7 +76,7 @@ class BritishPrintedSheet:
 
     @property
     def buy_in_boxes(self) -> range:
-        return range(1, self.rules.buy_ins + 1)
+        return range(1, (self.rules.buy_ins if self.game.buy_ins else 0) + 1)
 
 
 def _username(user) -> str:
@@ -76,9 +88,10 @@ def british_round_sheets(
 ) -> list[BritishPrintedSheet]:
     """Every British table's sheet of a round in table order: 2 queries blank, 4 completed."""
     event = round_.event
-    if not event.game.of_hands:
+    if not isinstance(event.game, GameOfHands):
         raise TypeError(f"{event} plays sets of deals, not games of hands")
     rules = event.ruleset()
+    game = event.game
     if tables is None:
         tables = list(
             Table.objects.filter(round=round_).select_related("game_set__verified_by").order_by("number")
@@ -127,6 +140,7 @@ def british_round_sheets(
                 event=header,
                 ruleset=event.ruleset_preset,
                 rules=rules,
+                game=game,
                 round_number=round_.number,
                 table_number=table.number,
                 players=players,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.urls import reverse
 
 from adjudication.engine.north_american_simulator import simulate_north_american_sheet
 from adjudication.engine.rules import ruleset_from
@@ -121,3 +122,37 @@ def test_a_running_game_is_ended_only_with_a_reason(na_game, director):
         acknowledge_warnings=True,
     )
     assert AuditEntry.objects.filter(action="kalooki.game.ended").count() == 1
+
+
+PAGES = (
+    ("scoring:event", ()),
+    ("scoring:standings", ()),
+    ("scoring:round", (1,)),
+    ("scoring:table", (1, 1)),
+    ("scoring:projector", ()),
+    ("scoring:direct", ()),
+    ("scoring:direct_table", (1, 1)),
+    ("scoring:pdf_table_blank", (1, 1)),
+    ("scoring:pdf_table_sheet", (1, 1)),
+    ("scoring:pdf_round_sheets", (1,)),
+    ("scoring:pdf_seating", (1,)),
+    ("scoring:pdf_standings", ()),
+)
+
+
+@pytest.mark.parametrize(("name", "args"), PAGES)
+def test_every_page_of_a_north_american_event_answers(name, args, na_game, na_event, as_director, director):
+    services.sheet_import(game_set=na_game, user=director, data=simulated())
+    response = as_director.get(reverse(name, args=[na_event.slug, *args]))
+    assert response.status_code == 200
+
+
+def test_the_players_page_and_the_public_table_show_what_was_collected(na_game, na_event, client, director):
+    services.sheet_import(game_set=na_game, user=director, data=simulated())
+    page = selectors.british_games.british_game_page(na_game)
+    winner = page.order[0]
+    table = client.get(reverse("scoring:table", args=[na_event.slug, 1, 1])).content.decode()
+    assert winner.player in table and str(winner.total) in table
+    entry = na_event.entries.get(player__name=winner.player)
+    player = client.get(reverse("scoring:player", args=[na_event.slug, entry.pk]))
+    assert player.status_code == 200
