@@ -6,6 +6,10 @@ The zip `kalooki-backup-YYYYMMDD-HHMMSS.zip` holds `events/<slug>.json` (kalooki
 included: `import_event` reads it back), the database dump — `database.sqlite3` (SQLite's online
 backup API, a consistent copy while the site runs), `database.sql` (PostgreSQL's pg_dump) or, when
 pg_dump is missing or fails, `database.json` (Django's dumpdata) — and `manifest.json` saying which.
+Both halves come from one moment, however many directors save meanwhile (`_one_moment`): on PostgreSQL
+one REPEATABLE READ, READ ONLY transaction whose snapshot pg_dump is given (`--snapshot`), on SQLite one
+read transaction that the archives and the online backup both read in. So restoring one event from the
+archive gives the same night as the dump beside it.
 It is written under a temporary name and renamed when complete, so a half-written backup never counts.
 The newest --keep backups are kept; older ones in the folder are removed. Prints what it wrote.
 
@@ -24,13 +28,15 @@ import sqlite3
 import subprocess
 import tempfile
 import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import django
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db import connection
+from django.db import connection, transaction
 from django.utils import timezone
 
 from adjudication.archive import archive_dumps, event_export
@@ -79,8 +85,9 @@ class Command(BaseCommand):
                 _private_file(partial) as handle,
                 zipfile.ZipFile(handle, "w", compression=zipfile.ZIP_DEFLATED) as archive,
             ):
-                slugs = self._events(archive)
-                dump, method, note = _database_dump(Path(scratch))
+                with _one_moment():
+                    slugs = self._events(archive)
+                    dump, method, note = _database_dump(Path(scratch))
                 archive.write(dump, dump.name)
                 manifest = {
                     "created_at": timezone.now().isoformat(),
@@ -134,8 +141,52 @@ def _prune(folder: Path, keep: int) -> list[Path]:
     return old
 
 
+def _engine() -> str:
+    """The database's engine as its settings name it ("sqlite3", "postgresql" …)."""
+    return connection.settings_dict["ENGINE"].rsplit(".", 1)[-1]
+
+
+@contextmanager
+def _one_moment() -> Iterator[None]:
+    """One transaction that sees the database as it was at one moment, for every read of the backup
+    (pg_dump shares its snapshot: `_pg_dump`)."""
+    if connection.in_atomic_block:
+        # Already inside a transaction (a caller's): its reads are what there is to read.
+        yield
+        return
+    if _engine() == "sqlite3":
+        # Writers take the lock at BEGIN (IMMEDIATE); a reader must not, or every save waits for the backup.
+        connection.ensure_connection()
+        mode = connection.transaction_mode
+        connection.transaction_mode = "DEFERRED"
+        try:
+            with transaction.atomic():
+                connection.transaction_mode = mode
+                with connection.cursor() as cursor:
+                    # WAL: the transaction's snapshot is taken at its first read, and kept to its end.
+                    cursor.execute("SELECT count(*) FROM sqlite_master")
+                yield
+        finally:
+            connection.transaction_mode = mode
+        return
+    with transaction.atomic():
+        if _engine() == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        yield
+
+
+def _exported_snapshot() -> str | None:
+    """The current transaction's snapshot, for another session to read in (PostgreSQL; else None)."""
+    if _engine() != "postgresql" or not connection.in_atomic_block:
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_export_snapshot()")
+        return cursor.fetchone()[0]
+
+
 def _database_dump(scratch: Path) -> tuple[Path, str, str]:
-    """(file, method, note) for the default database."""
+    """(file, method, note) for the default database, read in the current transaction (`_one_moment`)."""
     if connection.vendor == "sqlite":
         return _sqlite_copy(scratch), "sqlite3 online backup", ""
     note = ""
@@ -176,6 +227,10 @@ def _pg_dump(pg_dump: str, scratch: Path) -> Path:
     if params.get("PASSWORD"):
         env["PGPASSWORD"] = str(params["PASSWORD"])
     command = [pg_dump, "--no-owner", "--no-privileges", "--file", str(target)]
+    snapshot = _exported_snapshot()
+    if snapshot:
+        # What the archives read: the dump sees the same moment.
+        command.append(f"--snapshot={snapshot}")
     command += [f"--exclude-table-data={table}" for table in left_out_tables()]
     for flag, key in (("--host", "HOST"), ("--port", "PORT"), ("--username", "USER")):
         if params.get(key):
