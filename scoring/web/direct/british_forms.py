@@ -116,6 +116,9 @@ class BritishHandEntry:
     ) -> None:
         self.correcting = correcting
         self.hand = BritishHandForm(data, players=players, most=most, playing=playing, initial=initial or {})
+        if not correcting:
+            # A reason is asked of a correction only (the audit entry's "why").
+            del self.hand.fields["reason"]
         # Seat numbers name the fields (`s2-penalty`): a player's name may hold any character.
         self.lines = [
             (name, BritishLineForm(data, prefix=line_prefix(seat), initial=(results or {}).get(name, {})))

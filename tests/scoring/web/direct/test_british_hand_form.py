@@ -1,6 +1,8 @@
-"""The British hand form's "Went out" offers only the players still in the game at that hand (BV6): a
+"""The British hand form. "Went out" offers only the players still in the game at that hand (BV6): a
 player who went over the limit without buying in is not offered for the hands after; a correction of an
-earlier hand offers those who were in at that hand, a void one too."""
+earlier hand offers those who were in at that hand, a void one too. Each line starts from the player's
+total before the hand (what the page's script adds the score to for a buy-in's reset value, B7), and
+only a correction asks for a reason."""
 
 from __future__ import annotations
 
@@ -69,3 +71,30 @@ def test_a_player_out_of_the_game_is_refused_as_the_hand_s_winner(as_director, g
     assert response.status_code == 400
     assert "Select a valid choice" in response.content.decode()
     assert Deal.objects.filter(game_set=game).count() == 2
+
+
+def test_only_a_correction_asks_for_a_reason(as_director, game, director):
+    play(game, director, HANDS[:1])
+    new = as_director.get(url(game)).content.decode()
+    assert "Reason for the correction" not in new
+    # The columns name the fields under them: the paper's total, then opened.
+    head = new.split('<table class="grid">')[1].split("</thead>")[0]
+    assert head.index("Total (paper)") < head.index("Opened") < head.index("Buys in")
+    fields = new.split('<table class="grid">')[1].split("</tbody>")[0]
+    assert (
+        fields.index('name="s1-total"') < fields.index('name="s1-opened"') < fields.index('name="s1-buy_in"')
+    )
+    assert "Reason for the correction" in as_director.get(url(game, 1)).content.decode()
+
+
+def test_a_correction_s_lines_start_from_the_totals_before_that_hand(as_director, game, director):
+    play(game, director, HANDS[:4])
+    page = as_director.get(url(game, 3))
+    lines = {name: (before, left) for name, _, before, left in page.context["lines"]}
+    # Before hand 3: Alice 118, Bert reset to 118 with one buy-in left, Cath 20, Dave 45 (Eve was out).
+    assert lines == {"Alice": (118, 2), "Bert": (118, 1), "Cath": (20, 2), "Dave": (45, 2)}
+    html = page.content.decode()
+    assert 'data-player="Bert" data-prefix="s2" data-before="118"' in html
+    assert 'data-limit="150"' in html and "js/british-hand.js" in html
+    now = {name: (before, left) for name, _, before, left in as_director.get(url(game)).context["lines"]}
+    assert now == {"Alice": (148, 2), "Cath": (148, 1), "Dave": (95, 2)}
