@@ -179,12 +179,18 @@ def make_entries(director):
     from scoring.models import Entry
 
     def make(event, names, clubs=None):
+        # The entries already there in one query (the first of a name, as .first() would pick).
+        names = list(names)
+        there = Entry.objects.filter(event=event, player__name__in=names).select_related("player")
+        found = {}
+        for entry in there if there.ordered else there.order_by("pk"):
+            found.setdefault(entry.player.name, entry)
         entries = {}
         for index, name in enumerate(names):
-            entry = Entry.objects.filter(event=event, player__name=name).first()
+            entry = found.get(name)
             if entry is None:
                 club = clubs[index] if clubs else ""
-                entry = services.entry_add(event=event, user=director, name=name, club=club)
+                entry = found[name] = services.entry_add(event=event, user=director, name=name, club=club)
             entries[name] = entry
         return entries
 
