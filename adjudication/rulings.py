@@ -1,5 +1,5 @@
-"""A ruling's rows: what the audit log keeps of one, creating one, closing one, its points, and
-restoring the rulings an event archive kept.
+"""A ruling's rows: what the audit log keeps of one, creating one, closing one, its points, whether
+the written score already held them, and restoring the rulings an event archive kept.
 
 Shared by the ruling services (`services.py`), the rulings a score sheet's marks carry
 (`sheet_marks.py`) and the archive's restore (`archive/restore.py`); none changes a score here.
@@ -15,14 +15,23 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from adjudication.engine.cards import InvalidCard
+from adjudication.engine.scoring import doubling, hand_text_value
+from adjudication.engine.sheet import SheetError
+from adjudication.engine.validator import validate_data
 from scoring.errors import field_errors
-from scoring.models import Deal, Entry, GameSet
-from scoring.sheets import seats_of
+from scoring.models import Deal, DealResult, Entry, GameSet
+from scoring.sheets import seats_of, sheet_for_set
 
 from .audit import acting_user, audit_record
-from .models import Ruling
+from .models import AuditEntry, Ruling
 
 FLAG_OF = {Ruling.Kind.OVERCALL: "overcall", Ruling.Kind.CONTRACT_ERROR: "contract_error"}
+ISSUED = "kalooki.ruling.issued"
+IMPORTED = "kalooki.ruling.imported"
+# What the validator says when a line's score, less the points ruled, is no score that line could have
+# (V1 for the winner; V2, V7, V10 for the others).
+NOT_A_POSSIBLE_SCORE = frozenset({"WINNER_SCORED", "NONWINNER_ZERO", "DOUBLED_ODD", "PENALTY_RANGE"})
 
 
 def ruling_data(ruling: Ruling) -> dict[str, Any]:
@@ -99,6 +108,132 @@ def ruling_points(kind: str, rules, points: int | None) -> int:
     if points is None or points < 1:
         raise field_errors({"points": "Give the points this infraction adds (at least 1)."})
     return points
+
+
+def score_included_default(*, deal: Deal, entry: Entry, kind: str, rules) -> bool:
+    """Whether a written score already holds the points of an infraction ruled after the deal was
+    written, when the director does not say (docs/RULES.md, "R17/R18 on the sheet: one meaning").
+
+    An over-call or a contract error: *included* (the printed sheet's key says "+50"), unless the line
+    has a hand whose value, times the doubling factor in a doubled deal, is the written score; without
+    a readable hand, included when the score less the points is still a score the line could have
+    (V1, V2, V7, V10), otherwise not. Another infraction is not on the sheet's key: not included.
+    """
+    if kind not in FLAG_OF:
+        return False
+    result = DealResult.objects.select_related("entry__player").get(deal=deal, entry=entry)
+    return _default_for(_Line(deal, result, rules), kind)
+
+
+def score_included_defaults(*, deal: Deal, names: Sequence[str], rules) -> dict[str, dict[str, bool]]:
+    """`score_included_default` for each player named who has a line in the deal, by infraction
+    (over-call, contract error): what the ruling form offers when the director does not say."""
+    results = {
+        result.entry.player.name: result
+        for result in DealResult.objects.filter(deal=deal).select_related("entry__player")
+    }
+    shared = _Line(deal, None, rules)
+    defaults = {}
+    for name in names:
+        if name in results:
+            shared.result = results[name]
+            defaults[name] = {kind: _default_for(shared, kind) for kind in FLAG_OF}
+    return defaults
+
+
+@dataclass
+class _Line:
+    """One player's line of a deal, with the set's sheet read once for every question asked of it."""
+
+    deal: Deal
+    result: DealResult | None
+    rules: Any
+    # The set's sheet and the deal's place in it, read at the first question that needs them.
+    sheet: dict[str, Any] | None = None
+    index: int = 0
+
+
+def _default_for(line: _Line, kind: str) -> bool:
+    result, rules = line.result, line.rules
+    assert result is not None
+    if result.hand is not None:
+        try:
+            value = hand_text_value(result.hand, rules)
+        except InvalidCard:
+            value = None
+        if value is not None:
+            return value * doubling(rules, doubled=line.deal.doubled) != result.penalty
+    return _still_possible(line, FLAG_OF[kind])
+
+
+def _still_possible(line: _Line, flag: str) -> bool:
+    """Whether the line, marked with `flag` and its score as written, passes V1, V2, V7 and V10."""
+    assert line.result is not None
+    deal, name = line.deal, line.result.entry.player.name
+    if line.sheet is None:
+        line.sheet = sheet_for_set(deal.game_set)
+        line.index = Deal.objects.filter(game_set_id=deal.game_set_id, sequence__lt=deal.sequence).count()
+    # A copy with the one line marked: the sheet read stays as written for the next question.
+    sheet = {**line.sheet, "deals": list(line.sheet["deals"])}
+    written = sheet["deals"][line.index]
+    sheet["deals"][line.index] = {
+        **written,
+        "results": {**written["results"], name: {**written["results"][name], flag: True}},
+    }
+    try:
+        findings = validate_data(sheet)
+    except SheetError:
+        return True
+    return not any(
+        item.code in NOT_A_POSSIBLE_SCORE and item.player == name and item.deal == deal.number
+        for item in findings
+    )
+
+
+def ruling_added_points(ruling: Ruling) -> bool:
+    """Whether issuing the ruling added its points to the player's score — what withdrawing or
+    overturning it undoes, no more (docs/RULES.md, "R17/R18 on the sheet: one meaning"). Its issuing
+    (or import) audit entry says so: `added_points_by(after)`."""
+    after = (
+        AuditEntry.objects.filter(
+            object_type=Ruling._meta.label_lower, object_id=str(ruling.pk), action__in=(ISSUED, IMPORTED)
+        )
+        # The latest: a restored ruling's import entry comes after the one its sheet's mark wrote.
+        .order_by("-pk")
+        .values_list("after", flat=True)
+        .first()
+    )
+    return added_points_by(after)
+
+
+def rulings_that_added_points(event) -> set[int]:
+    """The ids of the event's rulings whose issuing added their points to the score: one query."""
+    latest: dict[str, Any] = {}
+    entries = AuditEntry.objects.filter(
+        event=event, object_type=Ruling._meta.label_lower, action__in=(ISSUED, IMPORTED)
+    ).order_by("pk")
+    for object_id, after in entries.values_list("object_id", "after"):
+        latest[object_id] = after
+    return {
+        int(object_id)
+        for object_id, after in latest.items()
+        if object_id.isdigit() and added_points_by(after)
+    }
+
+
+def added_points_by(after: Any) -> bool:
+    """What a ruling's issuing or import entry (`after`) says about its points and the score.
+
+    `score_included` answers it. Entries written before the question was asked: a ruling issued from
+    the rulings page always added its points (its entry keeps the new `penalty`), one a sheet's mark
+    created never did. A ruling restored from an archive added them when the archive says
+    `"score_included": false`; the restored sheet holds them either way.
+    """
+    if not isinstance(after, dict):
+        return False
+    if "score_included" in after:
+        return after["score_included"] is False
+    return "penalty" in after
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,17 @@
 """Rulings: issue, appeal, decide — each keeps the player's DealResult flags and score in sync.
 
 A ruling in force (standing, appealed, upheld) sets the matching DealResult flag (`overcall`,
-`contract_error`) or adds to `other_points`; an overturned or withdrawn ruling clears it. Rulings issued
-after the deal was recorded change the player's deal score by the ruling's points (doubled only when the
-ruleset doubles infractions, R14) and shift the player's written running totals from that deal on by the
-same amount, so the sheet stays consistent. Rulings marked on the sheet itself (through
-`scoring.services.deal_record`) are created by `sheet_marks.rulings_sync_from_results` without touching
-the score: the written score already holds them.
+`contract_error`) or adds to `other_points`; an overturned or withdrawn ruling clears it.
+
+The penalty counts once however it is recorded (docs/RULES.md, "R17/R18 on the sheet: one meaning").
+Rulings marked on the sheet itself (through `scoring.services.deal_record`) are created by
+`sheet_marks.rulings_sync_from_results` without touching the score: the written score holds them. A
+ruling issued after the deal was recorded asks whether the written score already includes its points
+(`score_included`; None takes the rules' default, `rulings.score_included_default`): only when it
+does not, the player's deal score grows by the points (doubled only when the ruleset doubles
+infractions, R14) and the written running totals from that deal on by the same amount, so the sheet
+stays consistent. The audit entry says which (`score_included`, `score_included_default`), and
+overturning the ruling takes back exactly what issuing it added (`rulings.ruling_added_points`).
 
 Same conventions as `scoring.services`: keyword-only, atomic, version check, one audit entry each.
 """
@@ -30,7 +35,16 @@ from scoring.services.guards import (
 
 from .audit import acting_user
 from .models import Ruling
-from .rulings import FLAG_OF, ruling_close, ruling_create, ruling_data, ruling_log, ruling_points
+from .rulings import (
+    FLAG_OF,
+    ruling_added_points,
+    ruling_close,
+    ruling_create,
+    ruling_data,
+    ruling_log,
+    ruling_points,
+    score_included_default,
+)
 
 
 def _sync_flags(result: DealResult) -> None:
@@ -67,11 +81,13 @@ def _shift_score(result: DealResult, deal: Deal, points: int, rules) -> None:
         row.save(update_fields=["total_written"])
 
 
-def _apply(ruling: Ruling, *, sign: int, rules, user) -> DealResult:
+def _apply(ruling: Ruling, *, points: int, rules, user) -> DealResult:
+    """Set the result's flags from the rulings in force and move its score by `points` (0: as written)."""
     deal = Deal.objects.select_for_update().get(pk=ruling.deal_id)
     result = DealResult.objects.select_for_update().get(deal=deal, entry_id=ruling.entry_id)
     _sync_flags(result)
-    _shift_score(result, deal, sign * ruling.points, rules)
+    if points:
+        _shift_score(result, deal, points, rules)
     result.full_clean(validate_unique=False, validate_constraints=False)
     result.save()
     deal.version += 1
@@ -91,12 +107,16 @@ def ruling_issue(
     points: int | None = None,
     reason: str = "",
     rule: str = "",
+    score_included: bool | None = None,
     expected_version: int | None = None,
 ) -> Ruling:
-    """Rule an infraction against a player in a recorded deal; their score changes by its points.
+    """Rule an infraction against a player in a recorded deal; the penalty counts once.
 
     kind: overcall (R17, the ruleset's penalty), contract_error (R18) or other (`points` and a
-    `reason` required). `expected_version` is the deal's version as read. The set must be in play.
+    `reason` required). `score_included`: whether the written score already holds the points (then
+    it stays as written); None takes the rules' default (`rulings.score_included_default`). The
+    returned ruling carries the answer used as `score_included`. `expected_version` is the deal's
+    version as read. The set must be in play.
     """
     game_set = locked_set(deal.game_set)
     if game_set.is_verified:
@@ -115,10 +135,12 @@ def ruling_issue(
         and Ruling.objects.filter(deal=deal, entry=entry, kind=kind, status__in=Ruling.IN_FORCE).exists()
     ):
         raise ValidationError(f"{entry} already has a {kind.replace('_', ' ')} ruling this deal.")
+    default = score_included_default(deal=deal, entry=entry, kind=kind, rules=rules)
+    included = default if score_included is None else score_included
     ruling = ruling_create(
         deal=deal, entry=entry, kind=kind, points=amount, reason=reason.strip(), rule=rule.strip(), user=user
     )
-    result = _apply(ruling, sign=+1, rules=rules, user=user)
+    result = _apply(ruling, points=0 if included else amount, rules=rules, user=user)
     set_changed(game_set, user, f"ruling on {entry} in deal {deal.number}")
     ruling_log(
         ruling,
@@ -126,9 +148,15 @@ def ruling_issue(
         event=event,
         user=user,
         before=None,
-        after={**ruling_data(ruling), "penalty": result.penalty},
+        after={
+            **ruling_data(ruling),
+            "penalty": result.penalty,
+            "score_included": included,
+            "score_included_default": default,
+        },
         reason=ruling.reason,
     )
+    ruling.score_included = included
     return ruling
 
 
@@ -191,8 +219,11 @@ def ruling_decide(
     event = game_set.table.round.event
     after = ruling_data(ruling)
     if decision == Ruling.Status.OVERTURNED:
-        result = _apply(ruling, sign=-1, rules=event.ruleset(), user=user)
+        # Exactly what issuing did is undone: the points come off only if issuing added them.
+        added = ruling_added_points(ruling)
+        result = _apply(ruling, points=-ruling.points if added else 0, rules=event.ruleset(), user=user)
         after["penalty"] = result.penalty
+        after["points_removed"] = added
         set_changed(game_set, user, f"ruling on {ruling.entry} overturned")
     else:
         touch_results(event.pk)

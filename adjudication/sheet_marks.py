@@ -15,7 +15,7 @@ from django.db.models import OuterRef, Subquery
 from scoring.models import Deal, DealResult
 
 from .models import Ruling
-from .rulings import FLAG_OF, ruling_close, ruling_create, ruling_log, ruling_points
+from .rulings import FLAG_OF, ruling_close, ruling_create, ruling_data, ruling_log, ruling_points
 
 SHEET_MARK = "Marked on the score sheet"
 
@@ -48,7 +48,17 @@ def _issue_from_sheet(*, deal, entry, kind, points, reason, user, event) -> None
     ruling = ruling_create(
         deal=deal, entry=entry, kind=kind, points=points, reason=reason or SHEET_MARK, rule="", user=user
     )
-    ruling_log(ruling, "kalooki.ruling.issued", event=event, user=user, before=None, reason=ruling.reason)
+    # The mark is on the line, so the written score holds the points (RULES.md, "R17/R18 on the
+    # sheet: one meaning"): overturning the ruling later leaves the score as written.
+    ruling_log(
+        ruling,
+        "kalooki.ruling.issued",
+        event=event,
+        user=user,
+        before=None,
+        after={**ruling_data(ruling), "score_included": True},
+        reason=ruling.reason,
+    )
 
 
 def rulings_sync_from_results(*, deal: Deal, user, rules) -> None:

@@ -29,6 +29,7 @@ from . import services
 from .audit import NESTED_DEEPER, history_for, history_for_table, shown_name, table_scope, with_changes
 from .forms import NO_USER, AuditFilterForm, RulingAppealForm, RulingDecideForm, RulingIssueForm
 from .models import AuditEntry, Ruling
+from .rulings import ruling_added_points, score_included_defaults
 from .selectors import audit_for_event
 
 GET_POST = require_http_methods(["GET", "HEAD", "POST"])
@@ -137,10 +138,16 @@ def ruling_issue_post(
             points=data["points"],
             reason=data["reason"],
             rule=data["rule"],
+            score_included=data.get("score_included"),
             expected_version=data["version"],
         ),
         done=lambda issued: (
-            f"Ruling issued: {issued.get_kind_display()} on {issued.entry} in deal {deal.number}."
+            f"Ruling issued: {issued.get_kind_display()} on {issued.entry} in deal {deal.number}; "
+            + (
+                f"the written score already included its {issued.points} points and stays as written."
+                if issued.score_included
+                else f"its {issued.points} points were added to the score and the running totals."
+            )
         ),
         then=then,
         page=page,
@@ -179,9 +186,11 @@ def table_rulings(request, event: Event, number: int, table: int):
     if deal is None:
         return page(None)
     players = seat_names(game_set)
+    # What the form offers when the director does not say whether the score holds the points.
+    defaults = score_included_defaults(deal=deal, names=players, rules=event.ruleset())
     if request.method != "POST":
-        return page(RulingIssueForm(players=players, initial={"version": deal.version}))
-    form = RulingIssueForm(request.POST, players=players)
+        return page(RulingIssueForm(players=players, defaults=defaults, initial={"version": deal.version}))
+    form = RulingIssueForm(request.POST, players=players, defaults=defaults)
     return ruling_issue_post(
         request,
         event=event,
@@ -218,6 +227,8 @@ def _ruling_page(request, event, item, *, appeal=None, decide=None, status=200):
             "history": with_changes(history_for(item).select_related("user")),
             # A public page: directors by their display names (`shown_name`), never their usernames.
             "issued_by": shown_name(item.issued_by),
+            # Whether issuing it added its points to the score (what overturning it takes back).
+            "added_points": ruling_added_points(item),
             "decided_by": shown_name(item.decided_by),
             "appeal_form": appeal,
             "decide_form": decide,

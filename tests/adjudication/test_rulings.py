@@ -13,10 +13,17 @@ def _result(game_set, number, name):
     return DealResult.objects.get(deal__game_set=game_set, deal__number=number, entry__player__name=name)
 
 
-def test_an_overcall_ruling_adds_its_penalty_and_keeps_the_sheet_consistent(played, director, entries):
+def test_an_overcall_ruling_not_in_the_written_score_adds_its_penalty_and_keeps_the_sheet_consistent(
+    played, director, entries
+):
     deal = _result(played, 2, "Bob").deal
     ruling = rulings.ruling_issue(
-        deal=deal, entry=entries["Bob"], user=director, kind="overcall", reason="fourth call"
+        deal=deal,
+        entry=entries["Bob"],
+        user=director,
+        kind="overcall",
+        reason="fourth call",
+        score_included=False,
     )
     assert (ruling.points, ruling.rule, ruling.status) == (50, "R17", "standing")
     bob = _result(played, 2, "Bob")
