@@ -3,7 +3,9 @@
 Besides the spec's fields (`rounds[].closed` among them) the exporter writes what the importer needs to
 rebuild the event exactly — `date_end`, a player's `withdrawn` / `first_round`, a round's seating
 `seed` / `method`, a table's
-`override_reason`, `corrected_after_verification` and `rulings` — and the `audit` log.
+`override_reason` (with the codes it covered, `overridden`), `corrected_after_verification` and
+`rulings` (`score_included: false` on one whose issuing added its points to the written score, so
+overturning it after a restore takes back exactly those) — and the `audit` log.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from scoring import sheets
 from scoring.models import Entry, Event, Round, Table
 
 from ..models import AuditEntry, Ruling
+from ..rulings import rulings_that_added_points
 from .reading import EVENT_FORMAT
 
 
@@ -116,6 +119,10 @@ def _table(table: Table, rulings: Mapping[int, list[dict[str, Any]]]) -> dict[st
     }
     if game_set.override_reason:
         item["override_reason"] = game_set.override_reason
+        # The error findings it covered (the sheet's own: an import finds the same again).
+        covered = sorted({found["code"] for found in game_set.findings if found.get("severity") == "error"})
+        if covered:
+            item["overridden"] = covered
     if game_set.corrected_after_verification:
         item["corrected_after_verification"] = True
     if rulings.get(game_set.pk):
@@ -148,6 +155,7 @@ def _rulings_by_set(event: Event) -> dict[int, list[dict[str, Any]]]:
         Q(deal__game_set__table__round__event=event)
         | Q(deal__isnull=True, game_set__table__round__event=event)
     ).select_related("deal", "entry__player")
+    added = rulings_that_added_points(event)
     for ruling in rulings:
         item: dict[str, Any] = (
             {"deal": ruling.deal_number, "deal_deleted": True}
@@ -158,6 +166,8 @@ def _rulings_by_set(event: Event) -> dict[int, list[dict[str, Any]]]:
         for key in RULING_FIELDS:
             value = getattr(ruling, key)
             item[key] = _iso(value) if key.endswith("_at") else value
+        if ruling.pk in added:
+            item["score_included"] = False
         set_id = ruling.game_set_id if ruling.deal is None else ruling.deal.game_set_id
         out.setdefault(set_id, []).append(item)
     for items in out.values():

@@ -274,6 +274,9 @@ def read_tables(
     return tuple(tables)
 
 
+AS_WRITTEN = ("deal", "player", "kind", "points", "status", "score_included")
+
+
 def read_ruling(raw: Any) -> ArchivedRuling | None:
     """An exported ruling as clean values, or None when it cannot be understood. Whether its deal
     and player are the sheet's is `ruling_restore`'s to say."""
@@ -319,7 +322,8 @@ def read_ruling(raw: Any) -> ArchivedRuling | None:
         status=status,
         **texts,
         **moments,
-        as_written={key: raw.get(key) for key in ("deal", "player", "kind", "points", "status")},
+        # With `score_included` when given: what overturning the restored ruling takes back.
+        as_written={key: raw.get(key) for key in AS_WRITTEN if key in raw or key != "score_included"},
     )
 
 
