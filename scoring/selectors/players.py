@@ -227,6 +227,7 @@ class PlayedGame:
     finished: bool  # over, or verified: the places stand
     game_hands: int  # the game's scored hands, the player's or not
     hands: list[PlayedHand]
+    cards_shown: bool  # a hand of the player's has its cards left written
     total: int
     limit: int | None  # over it a player is out unless they buy in (B7); None for a game without one
     buy_ins_allowed: int
@@ -308,6 +309,7 @@ def _played_game(event: Event, seat: Seat, page: GamePage, name: str) -> PlayedG
     mine = next((item for item in order if item.me), None)
     index = next(number for number, seat_row in enumerate(page.seats) if seat_row.player == name)
     seat_row = page.seats[index]
+    hands = _played_hands(page, name, index)
     return PlayedGame(
         round=page.round,
         table=page.table,
@@ -321,7 +323,8 @@ def _played_game(event: Event, seat: Seat, page: GamePage, name: str) -> PlayedG
         over=page.state.over,
         finished=page.state.over or game_set.is_verified,
         game_hands=page.state.hands,
-        hands=_played_hands(page, name, index),
+        hands=hands,
+        cards_shown=any(hand.hand is not None for hand in hands),
         total=seat_row.total,
         limit=getattr(page.rules, "limit", None),
         buy_ins_allowed=getattr(page.rules, "buy_ins", 0),

@@ -137,9 +137,9 @@ def test_the_page_shows_the_game_as_it_was_played(client, british, verified):
     assert "Games played" in text and "Hand by hand: total 151" in text
     for shown in ("160 → 118", "158 → 120"):
         assert shown in text
-    assert "Over the limit: bought in (1 of 2), reset to 118." in text
-    assert "Over the limit: bought in (2 of 2), reset to 120." in text
-    assert "Over the limit with no buy-in left: out of the game." in text
+    assert "Bought in (1 of 2): reset to 118." in text
+    assert "Bought in (2 of 2): reset to 120." in text
+    assert "Out of the game: over 150, no buy-in left." in text
     assert "Out of the game in hand 4, at 151. Bought in 2 times. Finished 4 of 5: 1 point." in text
     # Not the nine-deal set's page: no calls, no paper totals marked as mismatches, no penalty sum.
     for wrong in ("Calls", "written", "231", "from set", "Sets played", "Rulings"):
