@@ -38,6 +38,22 @@ from adjudication.engine.sheet import MAX_VOID_DEALS, parse_sheet, result_as_dic
 from .deal_input import read_british, read_deal, read_north_american, storable
 from .errors import field_errors
 
+__all__ = [
+    "BRITISH",
+    "GAMES",
+    "JAMAICAN",
+    "NORTH_AMERICAN",
+    "Game",
+    "GameOfHands",
+    "GameState",
+    "Placing",
+    "Verdict",
+    "family_of_preset",
+    "game_of",
+    "game_of_family",
+    "game_of_preset",
+]
+
 # Event formats (scoring.models.Event.Format's values; the model imports this module, not the reverse).
 CUMULATIVE = "cumulative"
 KNOCKOUT = "knockout"

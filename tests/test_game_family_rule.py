@@ -7,7 +7,9 @@ Outside the engine (`adjudication/engine/`), only `scoring/games.py` — and the
   `"north-american"`, `.startswith("british")`, `case "british":`) or compare a `family` at all
   (`family == …`, `event.family != …`);
 - test an engine ruleset class (`isinstance(rules, BritishRuleSet)`, `issubclass(…, RuleSet)`);
-- import a family's engine modules (`adjudication.engine.british_*`, `jamaican_*`, `north_american_*`).
+- import a family's engine modules (`adjudication.engine.british_*`, `jamaican_*`, `north_american_*`),
+  except where `FAMILY_IMPORTS` says why a module needs each family's own engine function (the input
+  readers, the demo's simulators): importing a reader is not a branch, and those modules branch nowhere.
 
 Everyone else asks the event's game (`scoring.games`) what to do, and never which game it is.
 
@@ -26,13 +28,16 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = "adjudication/engine/"
 SEAM = "scoring/games.py"
 # The one URL/view mapping module that may dispatch on a game, when there is one (its path).
 EXCEPTIONS: frozenset[str] = frozenset()
+# Modules that import a family's engine modules, and why; everything else in them is held to the rule.
+FAMILY_IMPORTS: dict[str, str] = {
+    "scoring/deal_input.py": "the one way in for a deal: each family's hands are read by its own reader",
+    "scoring/management/commands/load_demo.py": "the demo's games are made by each family's simulator",
+}
 OUTSIDE = ("tests/", "scoring/bench/", ".venv/", "node_modules/")
 
 FAMILY_WORD = r"(?:jamaican|british|north[-_ ]?american)"
@@ -155,8 +160,11 @@ def breaches() -> list[str]:
     found = []
     for path in project_files((".py",)):
         source = path.read_text(encoding="utf-8")
+        relative = path.relative_to(ROOT).as_posix()
         found += [
-            f"{path.relative_to(ROOT)}:{line}: {what}" for line, what in python_breaches(source, str(path))
+            f"{relative}:{line}: {what}"
+            for line, what in python_breaches(source, str(path))
+            if not (relative in FAMILY_IMPORTS and what.startswith("imports "))
         ]
     for path in project_files((".html", ".txt", ".svg", ".xml")):
         text = path.read_text(encoding="utf-8")
@@ -189,7 +197,13 @@ if family is not None: pass
     assert not list(template_breaches('{% if page.order %}<p class="british-hand">{% endif %}'))
 
 
-@pytest.mark.xfail(strict=True, reason="games seam: the families are still named outside scoring/games.py")
+def test_each_allowed_import_is_still_needed():
+    """An allowance nobody uses any more goes, so it cannot hide a new import later."""
+    for relative in FAMILY_IMPORTS:
+        source = (ROOT / relative).read_text(encoding="utf-8")
+        assert any(what.startswith("imports ") for _line, what in python_breaches(source)), relative
+
+
 def test_only_the_games_seam_branches_on_a_game_family():
     found = breaches()
     for line in found:

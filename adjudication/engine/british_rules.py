@@ -171,7 +171,7 @@ class BritishRuleSet:
         Counted from the best melds the values allow; with small decks this may count a card twice, which
         only ever allows more (never fewer) cards in an opened hand, so no true hand is refused.
         """
-        best = _best_meld_points(self.opening_values, self.hand_size)
+        best = best_meld_points(self.opening_values, self.hand_size)
         return next(cards for cards in range(MELD_MIN_CARDS, len(best)) if best[cards] >= self.opening_points)
 
     @property
@@ -221,7 +221,7 @@ class BritishRuleSet:
         return {key: value for key, value in self.to_rules_dict().items() if preset[key] != value}
 
 
-def _best_meld_points(values: OpeningValues, most: int) -> list[int]:
+def best_meld_points(values: OpeningValues, most: int) -> list[int]:
     """For 0 … ``most`` cards, the highest opening value they can make as melds (-1: no melds at all)."""
     # The dearest cards of a run from the top: A K Q J 10 9 … 2 (ace high only, B2).
     ranks = (1, *range(13, 1, -1))
@@ -251,7 +251,7 @@ def _check_combination(rules: BritishRuleSet) -> None:
     rules.card_values.check()
     for name, value in rules.opening_values.as_dict().items():
         require_whole(f"rules.opening_values.{name}", value, minimum=0)
-    best = max(_best_meld_points(rules.opening_values, rules.hand_size))
+    best = max(best_meld_points(rules.opening_values, rules.hand_size))
     if best < rules.opening_points:
         raise InvalidRuleSet(
             "rules.opening_points",

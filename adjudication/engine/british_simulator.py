@@ -72,12 +72,12 @@ def simulate_british_sheet(
         number += 1
         # B8: a second stock exhaustion voids the hand; the same dealer deals it again.
         while rng.random() < void_rate:
-            entries.append(_with_dealer({"deal": number, "void": True}, players[dealer] if dealers else None))
+            entries.append(with_dealer({"deal": number, "void": True}, players[dealer] if dealers else None))
         entry = game.hand(
             number, deck, with_hands=with_hands, kalookie_rate=kalookie_rate, open_rate=open_rate
         )
         game.limit(entry["results"], buy_in_rate)
-        entries.append(_with_dealer(entry, players[dealer] if dealers else None))
+        entries.append(with_dealer(entry, players[dealer] if dealers else None))
         dealer = game.left_of(dealer)
     sheet["deals"] = entries
     return sheet
@@ -92,7 +92,7 @@ def simulate_british_many(seed: int, count: int, **options: Any) -> list[dict[st
     return seeded_many(simulate_british_sheet, seed, count, **options)
 
 
-def _with_dealer(entry: dict[str, Any], dealer: str | None) -> dict[str, Any]:
+def with_dealer(entry: dict[str, Any], dealer: str | None) -> dict[str, Any]:
     return entry if dealer is None else {"deal": entry["deal"], "dealer": dealer, **entry}
 
 

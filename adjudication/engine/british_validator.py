@@ -56,10 +56,10 @@ def validate_british(sheet: BritishSheet) -> list[Finding]:
     >>> validate_british(parse_sheet(simulate_british_sheet(5)))
     []
     """
-    return _Game(sheet).run()
+    return GameWalk(sheet).run()
 
 
-class _Game:
+class GameWalk:
     """One game's walk: the state the rules carry from hand to hand, and the findings so far.
 
     ``RULE`` names the rule each check shared with North American Kaluki cites (its validator's walk is a
@@ -103,8 +103,8 @@ class _Game:
 
     def run(self) -> list[Finding]:
         self._player_count()
-        sequence = _HandSequence(self)
-        dealers = _Dealers(self)
+        sequence = HandSequence(self)
+        dealers = Dealers(self)
         for hand in self.sheet.deals:
             if self.over_after is not None and not hand.void:
                 # BV7: play went on after the game was won; what follows is not part of the game.
@@ -505,13 +505,13 @@ def _ordinal(count: int) -> str:
     return {1: "first", 2: "second", 3: "third"}.get(count, f"{count}th")
 
 
-class _HandSequence:
+class HandSequence:
     """DEAL_SEQUENCE, B8: hands 1, 2, 3 … in order, a void hand followed by its replay.
 
     After a defect the walk carries on from the number the sheet gives, so a missing hand is reported once.
     """
 
-    def __init__(self, game: _Game) -> None:
+    def __init__(self, game: GameWalk) -> None:
         self.game = game
         self.due = 1
         self.scored: set[int] = set()
@@ -559,7 +559,7 @@ class _HandSequence:
         )
 
 
-class _Dealers:
+class Dealers:
     """DEALER_ORDER, B1: the deal passes to the left among the players still in; a void hand is dealt
     again by the same dealer (B8).
 
@@ -567,7 +567,7 @@ class _Dealers:
     reported once; a rotation that restarts from a wrong dealer is reported once and then followed.
     """
 
-    def __init__(self, game: _Game) -> None:
+    def __init__(self, game: GameWalk) -> None:
         self.game = game
         first = game.sheet.first_dealer
         self.dealer: int | None = None if first is None else game.seats[first]

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any, ClassVar, Final
 
-from .british_rules import MELD_MIN_CARDS, UPCARD, OpeningValues, _best_meld_points, check_table_size
+from .british_rules import MELD_MIN_CARDS, UPCARD, OpeningValues, best_meld_points, check_table_size
 from .cards import Card
 from .parameters import (
     CardValues,
@@ -206,7 +206,7 @@ class NorthAmericanRuleSet:
 @lru_cache(maxsize=64)
 def _fewest_opening_cards(opening_points: int, most: int) -> int:
     """NA3: counted once per opening and largest hand (every sheet's ruleset is its own object)."""
-    best = _best_meld_points(NORTH_AMERICAN_OPENING_VALUES, most)
+    best = best_meld_points(NORTH_AMERICAN_OPENING_VALUES, most)
     return next(cards for cards in range(MELD_MIN_CARDS, len(best)) if best[cards] >= opening_points)
 
 
@@ -229,7 +229,7 @@ def _check_combination(rules: NorthAmericanRuleSet) -> None:
         size = rules.hand_sizes.of(players)
         if size is None:
             raise InvalidRuleSet("rules.hand_sizes", f"no hand size for a table of {players} (NA1)")
-        best = max(_best_meld_points(rules.opening_values, size))
+        best = max(best_meld_points(rules.opening_values, size))
         if best < rules.opening_points:
             raise InvalidRuleSet(
                 "rules.opening_points",

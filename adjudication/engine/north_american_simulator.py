@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, Final
 
-from .british_simulator import _with_dealer
+from .british_simulator import with_dealer
 from .cards import FULL_DECK, JOKER, format_cards
 from .north_american_rules import (
     DEFAULT_NORTH_AMERICAN_PRESET,
@@ -84,7 +84,7 @@ def simulate_north_american_sheet(
     for number in range(1, last + 1):
         # B8: a second stock exhaustion voids the hand; the same dealer deals it again.
         while rng.random() < void_rate:
-            entries.append(_with_dealer({"deal": number, "void": True}, players[dealer] if dealers else None))
+            entries.append(with_dealer({"deal": number, "void": True}, players[dealer] if dealers else None))
         winner = rng.choice(players)
         # NA1: the hands all come out of one deck (can_deal guarantees they fit).
         rng.shuffle(deck)
@@ -113,7 +113,7 @@ def simulate_north_american_sheet(
         for name, result in results.items():
             result["total"] = totals[name]
         entry = {"deal": number, "out": winner, "results": results}
-        entries.append(_with_dealer(entry, players[dealer] if dealers else None))
+        entries.append(with_dealer(entry, players[dealer] if dealers else None))
         dealer = (dealer + 1) % count
     sheet["deals"] = entries
     return sheet

@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from .british_rules import UPCARD
-from .british_validator import _Dealers, _Game, _HandSequence
+from .british_validator import Dealers, GameWalk, HandSequence
 from .findings import Finding
 from .north_american_rules import NorthAmericanRuleSet
 from .north_american_sheet import NorthAmericanHand, NorthAmericanResult, NorthAmericanSheet
@@ -45,10 +45,10 @@ def validate_north_american(sheet: NorthAmericanSheet) -> list[Finding]:
     >>> validate_north_american(parse_sheet(simulate_north_american_sheet(5)))
     []
     """
-    return _NorthAmericanGame(sheet).run()
+    return NorthAmericanGameWalk(sheet).run()
 
 
-class _NorthAmericanGame(_Game):
+class NorthAmericanGameWalk(GameWalk):
     """One North American game's walk: the British walk's checks of a hand, cited by NA and NV rules,
     with NA6's scoring in place of the limit and the buy-ins."""
 
@@ -91,8 +91,8 @@ class _NorthAmericanGame(_Game):
 
     def run(self) -> list[Finding]:
         self._player_count()
-        sequence = _HandSequence(self)
-        dealers = _Dealers(self)
+        sequence = HandSequence(self)
+        dealers = Dealers(self)
         scored = 0
         for hand in self.na_sheet.deals:
             if scored >= self.hands and not hand.void:

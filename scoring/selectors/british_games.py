@@ -12,11 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from adjudication.engine.british_game import GameState, Placing
 from adjudication.engine.findings import Finding
 from adjudication.engine.validator import validate
 
-from ..games import GameOfHands, game_of
+from ..games import GameOfHands, GameState, Placing, game_of
 from ..models import Deal, GameSet, Seat
 from ..sheets import deals_of, seats_of, sheet_from_rows
 

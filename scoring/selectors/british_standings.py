@@ -24,9 +24,7 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 
-from adjudication.engine.british_game import Placing
-
-from ..games import game_of
+from ..games import Placing, game_of
 from ..models import Deal, DealResult, Event, GameSet, Round, Seat
 from .british_games import british_sheet_of, game_of_set
 

@@ -42,20 +42,17 @@ def running_hands(rules, players=THREE, *, hands: int = 9) -> list[dict[str, Any
 
 
 def record_hands(game_set: GameSet, user, hands) -> GameSet:
-    """Record British hands through the service: `british_hand_record` before the games seam, the one
-    `deal_record` of every game after it."""
-    record = getattr(services, "british_hand_record", None) or services.deal_record
+    """Record British hands through the one `deal_record` of every game."""
     for hand in hands:
-        record(game_set=game_set, user=user, data=hand)
+        services.deal_record(game_set=game_set, user=user, data=hand)
     game_set.refresh_from_db()
     return game_set
 
 
 def verify_game(game_set: GameSet, user) -> GameSet:
-    """Verify a finished British game (`british_game_verify` before the seam, `set_verify` after)."""
-    verify = getattr(services, "british_game_verify", None) or services.set_verify
+    """Verify a finished British game through the one `set_verify` of every game."""
     game_set.refresh_from_db()
-    verify(game_set=game_set, user=user, expected_version=game_set.version)
+    services.set_verify(game_set=game_set, user=user, expected_version=game_set.version)
     game_set.refresh_from_db()
     return game_set
 
@@ -66,9 +63,9 @@ def finish_and_verify(game_set: GameSet, user) -> GameSet:
 
 
 def self_entry_on(event, user) -> None:
-    """Self-entry switched on for `event`. Once the games seam refuses it for a game phones do not
-    enter, the event is put in that state directly: one switched on before the refusal existed (or
-    restored from an archive) must still be answered without a server error."""
+    """Self-entry switched on for `event`; for a game phones do not enter (where the service refuses it)
+    the event is put in that state directly, as one switched on before the refusal existed: its tables'
+    phone addresses must still answer without a server error."""
     from django.core.exceptions import ValidationError
     from self_entry_support import turn_on
 

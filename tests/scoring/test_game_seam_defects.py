@@ -1,8 +1,8 @@
 """The places where British Kalooki, parallel code beside the Jamaican game, forgot to branch: each
 test drives the pages as a director (or a phone) would and states what a British table must answer.
 
-They fail today and are marked `xfail(strict=True)`: the games seam (`scoring/games.py`, one
-`deal_record` / `set_verify` for every game) makes them pass, and whoever lands it removes the marks.
+Each failed (a server error, or a British game verified with no reason) before the games seam
+(`scoring/games.py`, one `deal_record` / `set_verify` for every game, one table page for every game).
 Every refusal must leave the database as it was: the rows of every model (`row_counts`), the set's
 status and version, its round's closing and the audit log.
 """
@@ -15,6 +15,7 @@ from self_entry_support import (
     fresh_limits,  # noqa: F401 (autouse: no wrong tries left over)
     phone_url,
     table_token,
+    turn_on,
 )
 
 from adjudication.models import AuditEntry
@@ -32,10 +33,6 @@ from tests.scoring.game_seam_support import (
 
 pytestmark = pytest.mark.django_db
 SERVER_ERROR = 500
-
-
-def seam(what: str):
-    return pytest.mark.xfail(strict=True, reason=f"games seam: {what}")
 
 
 @pytest.fixture
@@ -77,7 +74,6 @@ def answered_without_error(response) -> None:
 # --- verify -------------------------------------------------------------------------------------
 
 
-@seam("the Jamaican verify verifies a running British game (nine hands look like a full set)")
 def test_the_jamaican_verify_does_not_verify_a_running_british_game(pages, running):
     before = snapshot(running)
     assert running.status == GameSet.Status.IN_PLAY
@@ -94,7 +90,6 @@ def test_the_jamaican_verify_does_not_verify_a_running_british_game(pages, runni
     assert "not verified" in text or "cannot" in text or "British" in text, text[:2000]
 
 
-@seam("a refused Jamaican verify redraws the Jamaican page for a British set")
 def test_a_refused_verify_post_on_a_british_table_changes_nothing(pages, running):
     before = snapshot(running)
     response = pages.post(table_url(running, "direct_verify"), {})
@@ -105,7 +100,6 @@ def test_a_refused_verify_post_on_a_british_table_changes_nothing(pages, running
 # --- reopen -------------------------------------------------------------------------------------
 
 
-@seam("reopening a British game without a reason redraws the Jamaican page")
 def test_reopening_a_verified_british_game_without_a_reason_is_refused_naming_the_reason(pages, verified):
     before = snapshot(verified)
     assert verified.is_verified
@@ -119,7 +113,6 @@ def test_reopening_a_verified_british_game_without_a_reason_is_refused_naming_th
 # --- a hand's refusals --------------------------------------------------------------------------
 
 
-@seam("a refused delete of a hand redraws the Jamaican page for a British set")
 def test_a_refused_delete_of_a_british_hand_changes_nothing(pages, running):
     deal = Deal.objects.get(game_set=running, sequence=1)
     before = snapshot(running)
@@ -132,7 +125,6 @@ def test_a_refused_delete_of_a_british_hand_changes_nothing(pages, running):
     assert Deal.objects.filter(pk=deal.pk).exists()
 
 
-@seam("a refused ruling redraws the Jamaican page for a British set")
 def test_a_refused_ruling_on_a_british_hand_changes_nothing(pages, running):
     before = snapshot(running)
     response = pages.post(
@@ -142,7 +134,6 @@ def test_a_refused_ruling_on_a_british_hand_changes_nothing(pages, running):
     assert snapshot(running) == before
 
 
-@seam("a refused lay-down check redraws the Jamaican page for a British set")
 def test_a_refused_laydown_check_on_a_british_table_changes_nothing(pages, running):
     before = snapshot(running)
     response = pages.post(table_url(running, "direct_laydown"), {"deal": "x", "melds": ""})
@@ -153,7 +144,6 @@ def test_a_refused_laydown_check_on_a_british_table_changes_nothing(pages, runni
 # --- the Jamaican table tools on a British table ------------------------------------------------
 
 
-@seam("the live check reads a British hand with the Jamaican rules (no infraction_points)")
 def test_the_live_check_answers_a_british_table_without_a_server_error(pages, british_game):
     before = snapshot(british_game)
     answered_without_error(pages.get(table_url(british_game, "direct_validate")))
@@ -172,7 +162,6 @@ def test_the_live_check_answers_a_british_table_without_a_server_error(pages, br
     assert snapshot(british_game) == before
 
 
-@seam("the lay-down check draws the Jamaican page for a British set")
 def test_the_laydown_check_answers_a_british_table_without_a_server_error(pages, running):
     before = snapshot(running)
     answered_without_error(pages.get(table_url(running, "direct_laydown")))
@@ -180,7 +169,6 @@ def test_the_laydown_check_answers_a_british_table_without_a_server_error(pages,
     assert snapshot(running) == before
 
 
-@seam("the ruling URL draws the Jamaican page for a British set")
 def test_the_ruling_url_answers_a_british_table_without_a_server_error(pages, running):
     before = snapshot(running)
     answered_without_error(pages.get(table_url(running, "direct_ruling", sequence=1)))
@@ -200,7 +188,6 @@ def british_phone(british_game, british_event, director):
     return token, phone
 
 
-@seam("the phone page reads a British table with the Jamaican rules (no void_redeal)")
 def test_a_british_tables_phone_page_answers_without_a_server_error(british_game, british_phone):
     token, phone = british_phone
     before = snapshot(british_game)
@@ -210,7 +197,6 @@ def test_a_british_tables_phone_page_answers_without_a_server_error(british_game
     assert snapshot(british_game) == before
 
 
-@seam("a phone's deal at a British table goes through the Jamaican rules (no void_redeal)")
 def test_a_phones_deal_at_a_british_table_answers_without_a_server_error_and_writes_nothing(
     british_game, british_phone
 ):
@@ -235,3 +221,14 @@ def test_a_phones_deal_at_a_british_table_answers_without_a_server_error_and_wri
         answered_without_error(answer)
     assert snapshot(british_game) == before
     assert not Deal.objects.filter(game_set=british_game).exists()
+
+
+def test_self_entry_cannot_be_switched_on_for_a_british_event(british_event, director):
+    from django.core.exceptions import ValidationError
+
+    from scoring.models import Event
+
+    with pytest.raises(ValidationError, match="entered by the director"):
+        turn_on(british_event, director)
+    british_event.refresh_from_db()
+    assert british_event.self_entry == Event.SelfEntry.OFF

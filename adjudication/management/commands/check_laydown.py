@@ -17,12 +17,15 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from adjudication.engine.british_melds import OpeningVerdict, check_opening
-from adjudication.engine.british_rules import BritishRuleSet
 from adjudication.engine.cards import Card
-from adjudication.engine.laydown import InvalidLaydown, LaydownVerdict, check_laydown, parse_laydown
-from adjudication.engine.north_american_melds import check_opening as check_north_american_opening
-from adjudication.engine.north_american_rules import NorthAmericanRuleSet
+from adjudication.engine.disputes import (
+    DealNeeded,
+    Verdict,
+    check_disputed_laydown,
+    has_contracts,
+    no_contracts,
+)
+from adjudication.engine.laydown import InvalidLaydown, parse_laydown
 from adjudication.engine.rules import (
     DEFAULT_PRESET,
     PRESET_NAMES,
@@ -87,22 +90,17 @@ class Command(BaseCommand):
             raise SystemExit(EXIT_INVALID)
 
 
-def _verdict(rules: AnyRuleSet, deal: str | None, text: str) -> LaydownVerdict | OpeningVerdict:
+def _verdict(rules: AnyRuleSet, deal: str | None, text: str) -> Verdict:
     """The lay-down against the game's rule: a Jamaican deal's contract, a British or a North American
-    opening."""
-    if isinstance(rules, BritishRuleSet | NorthAmericanRuleSet):
-        if deal is not None:
-            game = "British Kalooki" if isinstance(rules, BritishRuleSet) else "North American Kaluki"
-            raise Unreadable(f"--deal: {game} has no contracts, so no deal to check against; leave it out")
-        if isinstance(rules, NorthAmericanRuleSet):
-            return check_north_american_opening(_melds(text), rules)
-        return check_opening(_melds(text), rules)
-    if deal is None:
-        raise Unreadable(
-            f"--deal: the {rules.name} ruleset checks a lay-down against one deal's contract: "
-            "give the deal number 1–9"
-        )
-    return check_laydown(_melds(text), deal=_deal_number(deal, rules), rules=rules)
+    opening (the engine's one door, `check_disputed_laydown`)."""
+    if deal is not None and not has_contracts(rules):
+        raise Unreadable(f"--deal: {no_contracts(rules)}")
+    melds = _melds(text)
+    try:
+        number = _deal_number(deal, rules) if deal is not None else None
+        return check_disputed_laydown(melds, rules=rules, deal=number)
+    except DealNeeded as error:
+        raise Unreadable(f"--deal: {error}") from None
 
 
 def _ruleset(name: str) -> AnyRuleSet:
