@@ -12,11 +12,13 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.utils.text import slugify
 
 from adjudication.engine.rules import InvalidRuleSet, RuleSet, ruleset_from
 from adjudication.engine.sheet import SheetError, check_nesting, got
 from scoring.models import Event, GameSet
+from scoring.names import checked_name, control_problem, look_alike_message, skeleton
 
 from ..audit import ArchivedEntry
 from ..models import Ruling
@@ -171,13 +173,18 @@ def read_players(raw: Any) -> tuple[PlayerPlan, ...]:
     players = []
     names: dict[str, str] = {}
     memberships: dict[str, str] = {}
+    shapes: dict[str, tuple[str, str, str]] = {}
     for index, item in enumerate(list_at(raw, "players")):
         path = f"players[{index}]"
         item = object_at(item, path)
-        name = text_at(item.get("name"), f"{path}.name", required=True)
+        name = _player_name(item.get("name"), f"{path}.name", shapes)
         if name.casefold() in names:
             raise ArchiveError(f"{path}.name", f"{got(name)} is listed twice (also {names[name.casefold()]})")
         names[name.casefold()] = path
+        for key, what in (("club", "club"), ("membership", "membership id")):
+            problem = control_problem(text_at(item.get(key), f"{path}.{key}"), what)
+            if problem:
+                raise ArchiveError(f"{path}.{key}", problem)
         membership = text_at(item.get("membership"), f"{path}.membership")
         if membership and membership in memberships:
             raise ArchiveError(
@@ -196,6 +203,20 @@ def read_players(raw: Any) -> tuple[PlayerPlan, ...]:
             )
         )
     return tuple(players)
+
+
+def _player_name(value: Any, path: str, shapes: dict[str, tuple[str, str, str]]) -> str:
+    """A player's name as the services would take it (`scoring.names`: no control character, no
+    mixed look-alike scripts), and not a look-alike of a name listed before it."""
+    name = text_at(value, path, required=True)
+    try:
+        name, key = checked_name(name)
+    except ValidationError as exc:
+        raise ArchiveError(path, " ".join(exc.messages).rstrip(".")) from None
+    other_key, other, where = shapes.setdefault(skeleton(name), (key, name, path))
+    if other_key != key:
+        raise ArchiveError(path, look_alike_message(name, other, where=f"listed at {where}"))
+    return name
 
 
 def read_rounds(raw: Any, event_rules: RuleSet, players: set[str]) -> tuple[RoundPlan, ...]:

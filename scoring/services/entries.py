@@ -14,7 +14,7 @@ from adjudication.audit import audit_record
 from ..deal_input import as_text
 from ..errors import field_errors
 from ..models import Entry, Event, Player, Round
-from ..names import checked_name, name_key
+from ..names import checked_name, checked_text, look_alike, look_alike_message, name_key
 from .guards import touch_results
 
 
@@ -65,9 +65,14 @@ def new_entry(*, event: Event, name: str, club: str, membership_id: str, first_r
     meanwhile by someone else is refused as taken, never an error page."""
     for key, value in (("name", name), ("club", club), ("membership_id", membership_id)):
         as_text(value, key)
+    checked_text(club, field="club", what="club")
+    checked_text(membership_id, field="membership_id", what="membership id")
     name, key = checked_name(name)
     if entered_name(event, key) is not None:
         raise name_taken(name)
+    other = look_alike(name, Entry.objects.filter(event=event).values_list("normalized_name", "player__name"))
+    if other is not None:
+        raise field_errors({"name": f"{look_alike_message(name, other)}."})
     try:
         # A savepoint: the losing side of a race leaves nothing behind, not even a new player.
         with transaction.atomic():

@@ -19,7 +19,7 @@ from ..deal_input import as_int, as_text
 from ..errors import field_errors, prefixed_errors
 from ..games import game_of
 from ..models import Deal, Entry, Event, GameSet, Player, Seat
-from ..names import checked_name, name_key
+from ..names import checked_name, control_problem, look_alike_message, name_key, skeleton
 from ..sheets import seats_of, sheet_for_set
 from .deals import write_deal
 from .entries import name_taken, next_unseated_round
@@ -94,6 +94,13 @@ def _csv_rows(text: str, report: CsvImportReport) -> list[tuple[int, dict[str, s
         cells = [cell.strip() for cell in raw]
         if not any(cells):
             continue
+        # Before anything reads the database with it: PostgreSQL refuses a NUL even in a query.
+        problem = _control_problem(cells, columns)
+        if problem:
+            report.rejected.append(
+                RejectedRow(line, problem, tuple(cell.replace("\x00", "") for cell in cells))
+            )
+            continue
         if first:
             first = False
             heads = [_CSV_COLUMNS.get(cell.lower().replace("-", " ")) for cell in cells]
@@ -116,6 +123,16 @@ def _csv_rows(text: str, report: CsvImportReport) -> list[tuple[int, dict[str, s
     return rows
 
 
+def _control_problem(cells: Sequence[str], columns: Sequence[str]) -> str | None:
+    """Why a row holding a control character is refused, naming its column, or None."""
+    for index, cell in enumerate(cells):
+        column = columns[index] if index < len(columns) else ""
+        problem = control_problem(cell, _FIELD_WORDS.get(column, "row"))
+        if problem:
+            return problem
+    return None
+
+
 # A progress callback of the background job (`scoring.services.jobs`): done, total, what it is doing.
 Progress = Callable[[int, int, str], None]
 # Rows checked between two reports of progress; ids read per query (SQLite's limit on parameters).
@@ -134,6 +151,7 @@ class _Existing:
     """What the import reads before it writes: the event's entries and the players it may reuse."""
 
     entered: dict[str, tuple[str, str]]  # name key -> (club, membership id) of the entered player
+    shown: dict[str, str]  # name key -> the entered player's name as shown
     by_membership: dict[str, tuple[int, str]]  # membership id -> (player id, name)
     by_name_club: dict[tuple[str, str], int]  # (name, club) of a player without a membership id -> id
 
@@ -145,12 +163,11 @@ def _chunks(values: Sequence[str]) -> Iterator[Sequence[str]]:
 
 def _read_existing(event: Event, rows: Sequence[tuple[int, dict[str, str]]]) -> _Existing:
     """A few queries whatever the file's size (ids read in chunks), outside any transaction."""
-    entered = {
-        key: (club, membership)
-        for key, club, membership in Entry.objects.filter(event=event).values_list(
-            "normalized_name", "player__club", "player__membership_id"
-        )
-    }
+    rows_entered = Entry.objects.filter(event=event).values_list(
+        "normalized_name", "player__club", "player__membership_id", "player__name"
+    )
+    entered = {key: (club, membership) for key, club, membership, _name in rows_entered}
+    shown = {key: name for key, _club, _membership, name in rows_entered}
     memberships = sorted({row["membership_id"] for _line, row in rows if row.get("membership_id")})
     by_membership: dict[str, tuple[int, str]] = {}
     for chunk in _chunks(memberships):
@@ -164,7 +181,7 @@ def _read_existing(event: Event, rows: Sequence[tuple[int, dict[str, str]]]) -> 
         players = Player.objects.filter(name__in=chunk, membership_id="").order_by("pk")
         for pk, name, club in players.values_list("pk", "name", "club"):
             by_name_club.setdefault((name, club), pk)
-    return _Existing(entered, by_membership, by_name_club)
+    return _Existing(entered, shown, by_membership, by_name_club)
 
 
 def players_import_csv(
@@ -194,6 +211,8 @@ def players_import_csv(
     total = len(rows) + 1
     progress(0, total, "checking the rows")
     existing = _read_existing(event, rows)
+    # What each name looks like (`scoring.names.skeleton`) -> (its key, the name and where it is).
+    shapes = {skeleton(name): (key, name, "already in this event") for key, name in existing.shown.items()}
     names_seen: dict[str, int] = {}
     ids_seen: dict[str, int] = {}
     accepted: list[tuple[int, dict[str, str], str]] = []
@@ -201,6 +220,11 @@ def players_import_csv(
         if done % _PROGRESS_EVERY == 0:
             progress(done, total, "checking the rows")
         reason, key = _csv_row_problem(row, existing, names_seen, ids_seen, line)
+        if not reason and key:
+            shape = skeleton(row["name"])
+            other_key, other, where = shapes.setdefault(shape, (key, row["name"], f"on line {line}"))
+            if other_key != key:
+                reason = look_alike_message(row["name"], other, where=where)
         if reason:
             report.rejected.append(RejectedRow(line, reason, _cells(row)))
             continue

@@ -61,6 +61,12 @@ def job_create(*, event: Event, user, kind: str, params: dict[str, Any], source:
     """A job waiting for the worker; finished jobs past their time are deleted on the way."""
     if kind not in Kind.values:
         raise ValueError(f"unknown background job {kind!r}")
+    if "\x00" in source:
+        # PostgreSQL cannot store it; the import would refuse its row anyway (`scoring.names`).
+        line = source.count("\n", 0, source.index("\x00")) + 1
+        raise ValidationError(
+            {"csv": f"Line {line} holds a control character (U+0000), which cannot be stored: remove it."}
+        )
     jobs_prune()
     return BackgroundJob.objects.create(
         event=event,

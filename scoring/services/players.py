@@ -20,7 +20,7 @@ from adjudication.audit import audit_record
 from ..deal_input import as_text
 from ..errors import field_errors
 from ..models import Entry, Event, Player
-from ..names import checked_name
+from ..names import checked_name, checked_text, look_alike, look_alike_message
 from .guards import touch_results
 
 
@@ -32,7 +32,8 @@ def _texts(name: str, club: str, membership_id: str) -> tuple[str, str, str]:
     for key, value in (("name", name), ("club", club), ("membership_id", membership_id)):
         as_text(value, key)
     name, _key = checked_name(name)
-    return name, club.strip(), membership_id.strip()
+    club = checked_text(club, field="club", what="club")
+    return name, club, checked_text(membership_id, field="membership_id", what="membership id")
 
 
 def _audit_each_event(
@@ -79,6 +80,10 @@ def player_update(
     # Player.clean names the event that already has the new name.
     player.full_clean()
     events = list(Event.objects.filter(entries__player=player).order_by("pk"))
+    others = Entry.objects.filter(event__in=events).exclude(player=player)
+    other = look_alike(name, others.values_list("normalized_name", "player__name"))
+    if other is not None:
+        raise field_errors({"name": f"{look_alike_message(name, other)}."})
     try:
         with transaction.atomic():
             player.save()
