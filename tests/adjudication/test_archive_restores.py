@@ -15,9 +15,11 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from adjudication import services as rulings
 from adjudication.archive import ArchiveError, archive_dumps, event_export, event_import
+from adjudication.models import Ruling
 from scoring import services
-from scoring.models import Event, GameSet
+from scoring.models import DealResult, Entry, Event, GameSet
 from scoring.selectors import standings_view
 from tests.conftest import row_counts
 
@@ -218,3 +220,42 @@ def test_every_demo_event_round_trips_with_its_standings(settings):
         first["event"]["slug"] = copy_slug
         assert without_audit(second) == without_audit(first), event.slug
         assert every_view(report.event) == every_view(event), event.slug
+
+
+def test_a_ruling_that_added_its_points_is_overturned_after_a_restore_exactly(
+    two_tables, director, example_sheet
+):
+    """The archive says which rulings added their points to the written score (`score_included`):
+    overturning one after a restore takes back those points, and only those."""
+    event, first, _second, _sheet = two_tables
+    services.sheet_import(game_set=first, user=director, data=example_sheet)
+    entries = {e.player.name: e for e in Entry.objects.filter(event=event).select_related("player")}
+    for sequence, name, included in ((2, "Bob", False), (3, "Ann", True)):
+        rulings.ruling_issue(
+            deal=first.deals.get(sequence=sequence),
+            entry=entries[name],
+            user=director,
+            kind="overcall",
+            score_included=included,
+        )
+    exported = event_export(event=event)
+    written = {
+        item["player"]: item.get("score_included") for item in exported["rounds"][0]["tables"][0]["rulings"]
+    }
+    assert written == {"Bob": False, "Ann": None}
+    copied = event_import(data=json.loads(archive_dumps(exported)), user=None, slug="restore-copy").event
+    again = event_export(event=copied)
+    exported["event"]["slug"] = "restore-copy"
+    assert without_audit(again) == without_audit(exported)
+
+    def penalty(sequence, name):
+        return DealResult.objects.get(
+            deal__game_set__table__round__event=copied, deal__sequence=sequence, entry__player__name=name
+        ).penalty
+
+    before = {(2, "Bob"): penalty(2, "Bob"), (3, "Ann"): penalty(3, "Ann")}
+    for item in Ruling.objects.filter(game_set__table__round__event=copied, status="standing"):
+        rulings.ruling_appeal(ruling=item, user=director, reason="Recount")
+        rulings.ruling_decide(ruling=item, user=director, decision="overturned", reason="Recount")
+    assert penalty(2, "Bob") == before[(2, "Bob")] - 50
+    assert penalty(3, "Ann") == before[(3, "Ann")]
