@@ -109,7 +109,8 @@ MESSAGES: Final[dict[str, str]] = {
         "{player} went out with 0 calls, which is only possible by opening and going out at once, "
         "so deal {deal} must be doubled"
     ),
-    # One infraction, one way to record it: the mark on the line (RULES.md, "R17/R18 on the sheet").
+    # One infraction, one way to record it: the mark on the line
+    # (RULES.md, "R17/R18 on the sheet: one meaning").
     "CALL_LIMIT": (
         "{player}'s calls ({found}) exceed the limit of {expected} and no over-call is marked: mark the "
         "over-call on {player}'s line, its {infractions} points in the written score (R17)"
