@@ -137,8 +137,8 @@ def test_load_demo_builds_the_demo_once_and_prints_the_login(db, settings):
     assert "already loaded" in again
     assert Event.objects.filter(slug="demo-open").count() == 1
     # The open's sixteen, the club night's four newcomers (its other eight played the open too) and
-    # the British night's twelve.
-    assert Player.objects.count() == 16 + 4 + 12
+    # the British night's twelve and the North American night's ten.
+    assert Player.objects.count() == 16 + 4 + 12 + 10
 
 
 def test_load_demo_has_a_season_of_two_events_with_ratings_to_look_at(db, settings):
@@ -151,15 +151,16 @@ def test_load_demo_has_a_season_of_two_events_with_ratings_to_look_at(db, settin
     season = Season.objects.get(slug="demo-season")
     assert sorted(event.slug for event in season.events.all()) == ["demo-club-night", "demo-open"]
     night = Event.objects.get(slug="demo-club-night")
-    # Both rounds of the club night and the open's first round are closed: 6 + 4 counted sets.
+    # Both rounds of the club night and the open's first round are closed: 6 + 4 counted sets; the
+    # British and North American nights' first rounds too: 3 + 2 games, rated by finishing order.
     assert closed_rounds(Event.objects.filter(pk=night.pk)).count() == 2
     everything = RatingList.objects.get(scope="all")
-    assert everything.sets == 10 and everything.players == 20
+    assert everything.sets == 10 + 3 + 2 and everything.players == 20 + 12 + 10
     assert len(RatingList.objects.get(season=season).season_table) == 20
     # The players of both events are rated across both.
     assert everything.rows.filter(events=2).count() == 8
     run("load_demo")
-    assert Season.objects.count() == 1 and Event.objects.count() == 3
+    assert Season.objects.count() == 1 and Event.objects.count() == 4
 
 
 def test_load_demo_has_a_british_night_beside_the_jamaican_events(db, settings, client):
@@ -175,15 +176,46 @@ def test_load_demo_has_a_british_night_beside_the_jamaican_events(db, settings, 
         "placement",
         [3, 2, 1, 0],
     )
-    games = GameSet.objects.filter(table__round__event=night).order_by("table__number")
-    assert [game.status for game in games] == ["verified", "in_play", "in_play"]
+    games = GameSet.objects.filter(table__round__event=night).order_by(
+        "table__round__number", "table__number"
+    )
+    # Round 1 verified and closed; round 2 shows a verified game, one over, one still running.
+    assert [game.status for game in games] == ["verified"] * 4 + ["in_play", "in_play"]
+    assert night.rounds.get(number=1).closed_at is not None and night.rounds.get(number=2).closed_at is None
     assert all(game.error_count == 0 for game in games)
     rows = british_standings(night, provisional=True)
-    assert len(rows) == 12 and rows[0]["points"] == 3
+    assert len(rows) == 12 and rows[0]["points"] >= 3
     page = client.get(f"/e/{night.slug}/r/1/t/1/").content.decode()
     assert "Finishing order" in page
     run("load_demo")
     assert Event.objects.filter(slug="demo-british-night").count() == 1
+
+
+def test_load_demo_has_a_north_american_night_with_a_closed_round(db, settings, client):
+    from scoring.models import GameSet
+    from scoring.selectors import standings_view
+
+    settings.DEBUG = True
+    output = run("load_demo")
+    assert "Created the North American Kaluki night" in output
+    night = Event.objects.get(slug="demo-kaluki-night")
+    assert (night.ruleset_preset, night.rules_overrides, night.format) == (
+        "north-american",
+        {"hands": 6},
+        "placement",
+    )
+    games = GameSet.objects.filter(table__round__event=night).order_by(
+        "table__round__number", "table__number"
+    )
+    assert [game.table.seats.count() for game in games] == [5, 5, 5, 5]
+    assert [game.status for game in games] == ["verified", "verified", "verified", "in_play"]
+    assert all(game.error_count == 0 for game in games)
+    official = standings_view(night)
+    assert "after round 1" in official.scope.heading()
+    assert len(official.rows) == 10 and official.rows[0]["collected"] >= official.rows[-1]["collected"]
+    assert client.get(f"/e/{night.slug}/r/2/t/2/").status_code == 200
+    run("load_demo")
+    assert Event.objects.filter(slug="demo-kaluki-night").count() == 1
 
 
 def test_load_demo_refuses_with_debug_off_and_writes_nothing(db, settings):

@@ -9,8 +9,10 @@ A club night a week earlier (twelve players, eight of them from the open, four k
 two rounds of three tables, every set verified) and the open make a season, so the season's standings
 and the ratings across both events have something to show. The sheets come from the engine's seeded
 simulator, so every run builds the same events. A British Kalooki night on the day of the open (twelve
-players, three games: one verified, one over, one still running) shows the second game the product
-runs. Running it again adds only what is missing and resets the demo director's password.
+players: round 1's three games verified, so the round has closed; in round 2 one game verified, one over,
+one still running) and a North American Kaluki night the day before (ten players at two tables of five:
+round 1 closed, round 2 with one game verified and one still running) show the other two games the
+product runs. Running it again adds only what is missing and resets the demo director's password.
 
 The published password (README) is for a developer's laptop (DEBUG on, `make run` on loopback). With
 DEBUG off the database may be a real one on a network: the command refuses unless given --force, and
@@ -32,6 +34,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from adjudication.engine.british_simulator import simulate_british_sheet
+from adjudication.engine.north_american_simulator import simulate_north_american_sheet
 from adjudication.engine.simulator import simulate_sheet
 from scoring import services
 from scoring.models import Event, GameSet, Round, Season
@@ -39,6 +42,7 @@ from scoring.models import Event, GameSet, Round, Season
 DEMO_SLUG = "demo-open"
 CLUB_NIGHT_SLUG = "demo-club-night"
 BRITISH_NIGHT_SLUG = "demo-british-night"
+KALUKI_NIGHT_SLUG = "demo-kaluki-night"
 SEASON_SLUG = "demo-season"
 DEMO_USERNAME = "demo-director"
 # A demo account on a demo event: the password is printed on purpose.
@@ -86,6 +90,22 @@ BRITISH_NIGHT_PLAYERS = [
     ("Irene Carter", "Crown", ""),
     ("Stanley Ward", "Swan", ""),
 ]
+
+
+# The North American Kaluki night (placement points, six hands a game): ten players, two tables of five.
+KALUKI_NIGHT_PLAYERS = [
+    ("Ruth Alvarez", "Maple Leaf", ""),
+    ("Frank Dubois", "Maple Leaf", ""),
+    ("Gloria Novak", "Maple Leaf", ""),
+    ("Harold Banks", "Maple Leaf", ""),
+    ("Lucille Ortiz", "Maple Leaf", ""),
+    ("Walter Kim", "Bayview", ""),
+    ("Edna Russo", "Bayview", ""),
+    ("Marvin Cole", "Bayview", ""),
+    ("Dolores Finch", "Bayview", ""),
+    ("Vernon Price", "Bayview", ""),
+]
+KALUKI_HANDS = 6
 
 
 def _names(game_set: GameSet) -> list[str]:
@@ -137,6 +157,11 @@ class Command(BaseCommand):
         if not Event.objects.filter(slug=BRITISH_NIGHT_SLUG).exists():
             british = self._build_british_night(director, on=event)
             self.stdout.write(f"Created the British Kalooki night {british.name!r} ({BRITISH_NIGHT_SLUG}).")
+        if not Event.objects.filter(slug=KALUKI_NIGHT_SLUG).exists():
+            kaluki = self._build_kaluki_night(director, before=event)
+            self.stdout.write(
+                f"Created the North American Kaluki night {kaluki.name!r} ({KALUKI_NIGHT_SLUG})."
+            )
         season = Season.objects.filter(slug=SEASON_SLUG).first()
         if season is None:
             season = services.season_create(
@@ -216,8 +241,9 @@ class Command(BaseCommand):
 
     @transaction.atomic
     def _build_british_night(self, director, *, on: Event) -> Event:
-        """A British Kalooki club night (placement points): one round of three games — one verified, one
-        over and waiting to be verified, one still running."""
+        """A British Kalooki club night (placement points): round 1's three games verified (the round
+        closes); round 2, seated by the standings, with one game verified, one over and waiting to be
+        verified, one still running."""
         event = services.event_create(
             user=director,
             name="Red Lion British Kalooki Night",
@@ -231,16 +257,55 @@ class Command(BaseCommand):
         )
         for name, club, membership in BRITISH_NIGHT_PLAYERS:
             services.entry_add(event=event, user=director, name=name, club=club, membership_id=membership)
-        rnd = services.round_create(event=event, user=director)
-        services.round_seat(round=rnd, user=director, seed=4001, keep_clubs_apart=True)
         rules = event.ruleset()
+        first = services.round_create(event=event, user=director)
+        services.round_seat(round=first, user=director, seed=4001, keep_clubs_apart=True)
+        for game_set in self._sets(first):
+            sheet = simulate_british_sheet(390 + game_set.table.number, _names(game_set), rules=rules)
+            services.sheet_import(game_set=game_set, user=director, data=sheet)
+            services.set_verify(game_set=game_set, user=director, acknowledge_warnings=True)
+        second = services.round_create(event=event, user=director)
+        services.round_seat(round=second, user=director, seed=4002, method=Round.Method.STANDINGS)
         for game_set, (seed, hands) in zip(
-            self._sets(rnd), ((401, None), (402, None), (403, 4)), strict=True
+            self._sets(second), ((401, None), (402, None), (403, 4)), strict=True
         ):
             sheet = simulate_british_sheet(seed, _names(game_set), rules=rules, hands=hands)
             services.sheet_import(game_set=game_set, user=director, data=sheet)
             if seed == 401:
                 services.set_verify(game_set=game_set, user=director, acknowledge_warnings=True)
+        return event
+
+    @transaction.atomic
+    def _build_kaluki_night(self, director, *, before: Event) -> Event:
+        """A North American Kaluki night (placement points, six hands a game) the day before the open:
+        round 1's two games verified (the round closes); round 2 with one game verified, one running."""
+        event = services.event_create(
+            user=director,
+            name="Bayview Kaluki Night",
+            slug=KALUKI_NIGHT_SLUG,
+            date_start=before.date_start - timedelta(days=1),
+            venue="Bayview Hotel, Montego Bay",
+            ruleset_preset="north-american",
+            rules_overrides={"hands": KALUKI_HANDS},
+            format=Event.Format.PLACEMENT,
+            placement_points=[4, 3, 2, 1, 0],
+            directors=[director],
+        )
+        for name, club, membership in KALUKI_NIGHT_PLAYERS:
+            services.entry_add(event=event, user=director, name=name, club=club, membership_id=membership)
+        rules = event.ruleset()
+        for number, running in ((1, None), (2, 2)):
+            rnd = services.round_create(event=event, user=director)
+            method = Round.Method.STANDINGS if number > 1 else Round.Method.RANDOM
+            services.round_seat(round=rnd, user=director, seed=5000 + number, method=method)
+            for game_set in self._sets(rnd):
+                hands = running if game_set.table.number == running else None
+                sheet = simulate_north_american_sheet(
+                    500 + 10 * number + game_set.table.number, _names(game_set), rules=rules, hands=hands
+                )
+                services.sheet_import(game_set=game_set, user=director, data=sheet)
+                if hands is None:
+                    services.set_verify(game_set=game_set, user=director, acknowledge_warnings=True)
         return event
 
     @staticmethod
