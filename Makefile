@@ -100,10 +100,11 @@ else
 endif
 
 # The suite runs on parallel workers, one a core, at most 8 (pytest-xdist; TEST_JOBS=0: one process).
-# Tests sharing a module's Chromium, live server or world stay on one worker (tests/conftest.py); each
-# worker has its own test database (SQLite file, or test_<name>_gw0, _gw1 … on PostgreSQL).
+# A test file runs whole on one worker (--dist loadfile), so a browser module's Chromium and live
+# server, or a module's world, is made once; each worker has its own test database (an SQLite file of
+# its own, or test_<name>_gw0, _gw1 … on PostgreSQL) and its own Redis database (settings.py).
 TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ "$$n" -gt 8 ] && n=8; echo $$n)
-PYTEST := $(BIN)/python -m pytest $(if $(filter 0,$(TEST_JOBS)),,-n $(TEST_JOBS) --dist loadgroup)
+PYTEST := $(BIN)/python -m pytest $(if $(filter 0,$(TEST_JOBS)),,-n $(TEST_JOBS) --dist loadfile)
 
 test: install-test system-pdf system-browser system-qr
 	$(PYTEST) $(PYTEST_ARGS)

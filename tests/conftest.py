@@ -26,7 +26,6 @@ if os.environ.get("CI"):
 
 DATA = Path(__file__).parent / "data"
 FOUR = ("Ann", "Bob", "Cy", "Dee")
-WIDER_SCOPES = {"module", "class", "package"}
 # A property test marked `slow` tries this many examples in the suite (its explicit @example cases
 # always run); KALOOKI_FULL=1 (`make test-full`) gives it the max_examples its @settings ask for.
 SLOW_EXAMPLES = 10
@@ -34,37 +33,13 @@ FULL = os.environ.get("KALOOKI_FULL", "").strip().lower() in {"1", "true", "yes"
 
 
 def pytest_collection_modifyitems(config, items):
-    if not FULL:
-        _small_slow_properties(items)
-    _one_worker_for_shared_fixtures(config, items)
-
-
-def _small_slow_properties(items):
+    if FULL:
+        return
     for item in items:
         test = getattr(item, "obj", None)
         asked = getattr(test, "_hypothesis_internal_use_settings", None)
         if item.get_closest_marker("slow") and asked is not None and asked.max_examples > SLOW_EXAMPLES:
             test._hypothesis_internal_use_settings = hypothesis_settings(asked, max_examples=SLOW_EXAMPLES)
-
-
-def _one_worker_for_shared_fixtures(config, items):
-    """`make test` runs the suite on parallel workers (pytest-xdist, `--dist loadgroup`): a test is
-    sent to whichever worker is free, except that the tests of a module sharing a fixture wider than
-    one test (a Chromium per browser module, the live server behind it, a module's world, the small
-    bench run) stay together on one worker, so that fixture is made once and never twice at once."""
-    if not config.pluginmanager.hasplugin("xdist"):
-        return
-    group = pytest.mark.xdist_group
-    for item in items:
-        info = getattr(item, "_fixtureinfo", None)
-        if info is None or item.get_closest_marker("xdist_group"):
-            continue
-        if any(
-            definitions[-1].scope in WIDER_SCOPES
-            for name in info.names_closure
-            if (definitions := info.name2fixturedefs.get(name))
-        ):
-            item.add_marker(group(name=item.nodeid.split("::")[0]))
 
 
 def load_json(name: str) -> Any:
