@@ -11,13 +11,14 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
+from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
 
 from adjudication.engine.rules import AnyRuleSet, InvalidRuleSet, ruleset_from
 
-from .games import Game, family_of_preset, game_of_family
+from .games import GAMES, JAMAICAN, Game, family_of_preset, game_of_family
 from .names import name_key
 
 # Tie-break keys (SCORESHEET.md "Standings as data"): key -> True when a lower value is better.
@@ -573,7 +574,8 @@ class Season(models.Model):
 
 
 class RatingList(models.Model):
-    """The last computation of the ratings over every event (`season` empty) or one season's events.
+    """The last computation of one game's ratings (`game`: a family, each game its own list) over every
+    event (`season` empty) or one season's events.
 
     Ratings are computed from the stored results, never updated in place: `fingerprint` says which
     results (each event's results stamp, the players' names and membership ids, the season's settings)
@@ -584,6 +586,7 @@ class RatingList(models.Model):
     season = models.ForeignKey(
         Season, on_delete=models.CASCADE, null=True, blank=True, related_name="rating_lists"
     )
+    game = models.CharField(max_length=20, default=JAMAICAN.family)
     fingerprint = models.CharField(max_length=64)
     computed_at = models.DateTimeField()
     seconds = models.FloatField(default=0)
@@ -600,7 +603,8 @@ class PlayerRating(models.Model):
     else exact name); `player` the record of their latest rated set. `history` is their rating after
     each rated set, packed (`scoring.selectors.ratings.pack_history`: set id, rank, players at the
     table, μ, σ; a long federation's histories written as JSON took longer than rating them);
-    `places` their place in each event of the computation ([event id, entry id, place, shared, ranked])."""
+    `places` their place in each event of the computation ([event id, entry id, place, shared, ranked]);
+    `last_played` the day of their last rated set's event."""
 
     rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="rows")
     identity = models.CharField(max_length=200)
@@ -613,6 +617,7 @@ class PlayerRating(models.Model):
     events = models.PositiveIntegerField()
     history = models.BinaryField(default=bytes)
     places = models.JSONField(default=list)
+    last_played = models.DateField(null=True, blank=True)
 
     class Meta:
         ordering = ["rating_list", "position"]
@@ -623,6 +628,19 @@ class PlayerRating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.identity}: {self.ordinal:.2f}"
+
+
+class RatingRule(models.Model):
+    """Whom a game's rating list ranks (changed by organisers, audited): players with at least `min_sets`
+    rated sets (fewer: provisional) whose last rated set is less than `inactive_months` old (active)."""
+
+    game = models.CharField(max_length=20, unique=True, choices=[(g.family, g.title) for g in GAMES.values()])
+    min_sets = models.PositiveSmallIntegerField(default=5, validators=[MinValueValidator(1)])
+    inactive_months = models.PositiveSmallIntegerField(default=12, validators=[MinValueValidator(1)])
+    version = models.PositiveIntegerField(default=1)
+
+    def __str__(self) -> str:
+        return f"{game_of_family(self.game).title} list: {self.min_sets} sets, {self.inactive_months} months"
 
 
 class BackgroundJob(models.Model):

@@ -16,13 +16,44 @@ it gives the third player the winners' μ, so a shared set win would look like a
 
 from __future__ import annotations
 
+import calendar
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from typing import NamedTuple
 
 from openskill.models import BradleyTerryFull
 
-PROVISIONAL_BELOW = 5  # rated sets: fewer than this is shown "provisional"
+PROVISIONAL_BELOW = 5  # rated sets: fewer than this is shown "provisional" (a game's list may say more)
+INACTIVE_AFTER_MONTHS = 12  # months without a rated set after which a player is inactive, by default
+
+
+def months_after(day: date, months: int) -> date:
+    """The same day `months` later, or the month's last day when it has fewer days.
+
+    >>> months_after(date(2026, 1, 31), 1), months_after(date(2025, 3, 15), 12)
+    (datetime.date(2026, 2, 28), datetime.date(2026, 3, 15))
+    """
+    month = day.month - 1 + months
+    year, month = day.year + month // 12, month % 12 + 1
+    return date(year, month, min(day.day, calendar.monthrange(year, month)[1]))
+
+
+def is_active(last_played: date | None, *, today: date, months: int) -> bool:
+    """Active: the last rated set was less than `months` months before `today` (on the day the months
+    are up, the player is inactive).
+
+    >>> is_active(date(2025, 12, 7), today=date(2026, 12, 6), months=12)
+    True
+    >>> is_active(date(2025, 12, 6), today=date(2026, 12, 6), months=12)
+    False
+    """
+    return last_played is not None and today < months_after(last_played, months)
+
+
+def is_ranked(sets: int, *, min_sets: int) -> bool:
+    """Ranked: at least `min_sets` rated sets; fewer is provisional."""
+    return sets >= min_sets
 
 
 def competition_ranks(values: Sequence[float], *, lower_is_better: bool) -> list[int]:

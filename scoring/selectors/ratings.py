@@ -1,5 +1,8 @@
 """What the ratings read: the counted sets as matches, who is who across events, each event's places,
-the stored rating lists and a player's rating page.
+the stored rating lists, the rule each game's list ranks by, and a player's rating page.
+
+Each game has its own list (`scoring.games.GAMES`): a Jamaican list rates Jamaican sets alone, a British
+list British games alone, and a player who plays several games is on several lists.
 
 Counted sets are the sets the official standings count (SCORESHEET.md "Standings as data"): the sets of
 closed rounds. `closed_rounds` is the one place that says what a closed round is. `rated_sets` turns
@@ -21,8 +24,9 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db.models import Exists, OuterRef, Q, QuerySet, Sum
+from django.utils import timezone
 
-from ..games import game_of_preset
+from ..games import GAMES, JAMAICAN, Game, game_of_preset
 from ..models import (
     DealResult,
     Event,
@@ -30,26 +34,40 @@ from ..models import (
     Player,
     PlayerRating,
     RatingList,
+    RatingRule,
     Round,
     Season,
     Seat,
 )
-from ..ratings import PROVISIONAL_BELOW, Match, competition_ranks
+from ..ratings import INACTIVE_AFTER_MONTHS, PROVISIONAL_BELOW, Match, competition_ranks, is_active, is_ranked
 from .british_standings import british_places
 from .standings import event_standings
 
 # Part of every fingerprint: a change to how ratings are computed makes every stored list out of date.
-RATING_METHOD = "openskill 6.2 BradleyTerryFull defaults; counted sets in date, round, table order; v1"
+RATING_METHOD = "openskill 6.2 BradleyTerryFull defaults; counted sets in date, round, table order; v2 a game"
 ALL_EVENTS = "all"
 
 
-def scope_of(season: Season | None) -> str:
-    """The stored list's key: every event, or one season's."""
-    return ALL_EVENTS if season is None else f"season:{season.pk}"
+def game_named(family: str | None) -> Game:
+    """The game of a list asked for by its family's name (`?game=`, `--game`); the Jamaican list when
+    none or an unknown one is named."""
+    return GAMES.get(family or "", JAMAICAN)
+
+
+def scope_of(season: Season | None, game: Game = JAMAICAN) -> str:
+    """The stored list's key: every event, or one season's, then the game (the Jamaican list keeps the
+    key it had when there was one list)."""
+    scope = ALL_EVENTS if season is None else f"season:{season.pk}"
+    return scope if game is JAMAICAN else f"{scope}:{game.family}"
 
 
 def events_in(season: Season | None) -> QuerySet[Event]:
     return Event.objects.all() if season is None else season.events.all()
+
+
+def presets_of(game: Game, presets: Iterable[str]) -> list[str]:
+    """Those of `presets` that play `game`."""
+    return sorted({preset for preset in presets if game_of_preset(preset) is game})
 
 
 def identity(name: str, membership_id: str) -> str:
@@ -104,10 +122,23 @@ class RatedSets:
     identities: dict[int, str]
 
 
-def rated_sets(events: QuerySet[Event] | None = None) -> RatedSets:
+def rated_sets(events: QuerySet[Event] | None = None, *, game: Game | None = None) -> RatedSets:
     """Every counted set of `events` (all events when None) as a match: the table's players in seat
     order, ranked by their set totals (lower is better, equal totals share), keyed by event date, event,
-    round number and table number. Four queries, whatever the number of sets."""
+    round number and table number; with `game`, that game's events alone. Four queries, whatever the
+    number of sets."""
+    events = events if events is not None else Event.objects.all()
+    days: dict[int, Any] = {}
+    by_order: list[int] = []
+    found = list(events.values_list("pk", "date_start", "ruleset_preset"))
+    if game is not None:
+        wanted = set(presets_of(game, {preset for _, _, preset in found}))
+        found = [row for row in found if row[2] in wanted]
+        events = events.filter(ruleset_preset__in=sorted(wanted))
+    for pk, day, preset in found:
+        days[pk] = day
+        if game_of_preset(preset).of_hands:
+            by_order.append(pk)
     counted = counted_sets(events)
     totals = dict(
         ((set_id, entry_id), total)
@@ -124,14 +155,6 @@ def rated_sets(events: QuerySet[Event] | None = None) -> RatedSets:
             "round__event_id", "round__number", "table__number",
         )
     )  # fmt: skip
-    days: dict[int, Any] = {}
-    by_order: list[int] = []
-    for pk, day, preset in (events if events is not None else Event.objects.all()).values_list(
-        "pk", "date_start", "ruleset_preset"
-    ):
-        days[pk] = day
-        if game_of_preset(preset).of_hands:
-            by_order.append(pk)
     # A game's ranks are its finishing order (BV8), not set totals.
     places = british_places(counted.filter(table__round__event__in=by_order)) if by_order else {}
     who = player_identities()
@@ -228,29 +251,48 @@ def event_places(events: Iterable[Event]) -> list[EventPlaces]:
     return found
 
 
-def ratings_fingerprint(season: Season | None) -> str:
-    """Which results a rating list reads: each event's results stamp and version, every player
-    record's name and membership id, the season's settings. Two queries."""
-    parts: list[Any] = [RATING_METHOD]
+def ratings_fingerprint(season: Season | None, game: Game = JAMAICAN) -> str:
+    """Which results a rating list reads: each event's results stamp and version (the game's events; a
+    season's standings read all of its events), every player record's name and membership id, the
+    season's settings. Two queries."""
+    parts: list[Any] = [RATING_METHOD, game.family]
     if season is not None:
         parts.append(("season", season.pk, season.version, season.best_of, season.points))
-    parts.append(list(events_in(season).order_by("pk").values_list("pk", "results_stamp", "version")))
+    rows = events_in(season).order_by("pk").values_list("pk", "results_stamp", "version", "ruleset_preset")
+    parts.append([row for row in rows if season is not None or game_of_preset(row[3]) is game])
     parts.append(_player_rows())
     return hashlib.sha256(repr(parts).encode()).hexdigest()
 
 
-def stored_list(season: Season | None) -> RatingList | None:
-    """The last computation for every event or the season, if any. One query."""
-    return RatingList.objects.filter(scope=scope_of(season)).first()
+def stored_list(season: Season | None, game: Game = JAMAICAN) -> RatingList | None:
+    """The last computation of the game's list for every event or the season, if any. One query."""
+    return RatingList.objects.filter(scope=scope_of(season, game)).first()
+
+
+def rating_rule(game: Game) -> RatingRule:
+    """Whom the game's list ranks: the rule organisers set, else the defaults (not stored). One query."""
+    found = RatingRule.objects.filter(game=game.family).first()
+    return found or RatingRule(
+        game=game.family, min_sets=PROVISIONAL_BELOW, inactive_months=INACTIVE_AFTER_MONTHS
+    )
 
 
 # --- the pages ----------------------------------------------------------------------------------
 
 RATING_FIELDS = ("player", "membership", "club", "mu", "sigma", "ordinal", "sets", "events")
+# What each row says besides (the command's JSON and CSV, after RATING_FIELDS).
+STANDING_FIELDS = ("game", "ranked", "active", "last_played")
 
 
-def rating_rows(rating_list: RatingList) -> list[dict[str, Any]]:
-    """The list best first: position, player_id, provisional and RATING_FIELDS. One query."""
+def rating_rows(
+    rating_list: RatingList, *, rule: RatingRule | None = None, today: date | None = None
+) -> list[dict[str, Any]]:
+    """The list best first: position, player_id, RATING_FIELDS, the game, the day last played, whether
+    they are ranked (enough rated sets; else provisional) and active (a rated set within the rule's
+    months of `today`). One query, and one more for the rule when it is not given."""
+    if rule is None:
+        rule = rating_rule(game_named(rating_list.game))
+    today = today or timezone.localdate()
     rows = (
         PlayerRating.objects.filter(rating_list=rating_list)
         .order_by("position")
@@ -265,6 +307,7 @@ def rating_rows(rating_list: RatingList) -> list[dict[str, Any]]:
             "ordinal",
             "sets",
             "events",
+            "last_played",
         )
     )
     return [
@@ -279,10 +322,33 @@ def rating_rows(rating_list: RatingList) -> list[dict[str, Any]]:
             "ordinal": ordinal,
             "sets": sets,
             "events": events,
-            "provisional": sets < PROVISIONAL_BELOW,
+            "game": rating_list.game,
+            "last_played": last_played,
+            "ranked": is_ranked(sets, min_sets=rule.min_sets),
+            "active": is_active(last_played, today=today, months=rule.inactive_months),
+            "provisional": not is_ranked(sets, min_sets=rule.min_sets),
         }
-        for position, player_id, name, membership, club, mu, sigma, ordinal, sets, events in rows
+        for position, player_id, name, membership, club, mu, sigma, ordinal, sets, events, last_played in rows
     ]
+
+
+def club_rows(rows: list[dict[str, Any]], club: str) -> list[dict[str, Any]]:
+    """The rows of one club's players (by the club of their latest rated set; case and spaces aside),
+    keeping their positions in the whole list."""
+    wanted = " ".join(club.split()).casefold()
+    return [row for row in rows if " ".join(row["club"].split()).casefold() == wanted]
+
+
+def official_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The official list: active, ranked players alone, numbered again from 1 (equal ordinals keep the
+    list's order)."""
+    kept = [row for row in rows if row["ranked"] and row["active"]]
+    return [row | {"position": position} for position, row in enumerate(kept, start=1)]
+
+
+def clubs_of(rows: list[dict[str, Any]]) -> list[str]:
+    """The clubs on the list, for the filter."""
+    return sorted({row["club"] for row in rows if row["club"]}, key=str.casefold)
 
 
 @dataclass(frozen=True)
@@ -327,14 +393,27 @@ class PlayerRatingPage:
     history: list[RatingStepRow]
     places: list[EventPlaceRow]
     computed_at: datetime | None
+    game: Game = JAMAICAN
+    rule: RatingRule | None = None
+    today: date | None = None
+
+    @property
+    def min_sets(self) -> int:
+        return self.rule.min_sets if self.rule is not None else PROVISIONAL_BELOW
 
     @property
     def provisional(self) -> bool:
-        return self.rating is None or self.rating.sets < PROVISIONAL_BELOW
+        return self.rating is None or not is_ranked(self.rating.sets, min_sets=self.min_sets)
+
+    @property
+    def active(self) -> bool:
+        months = self.rule.inactive_months if self.rule is not None else INACTIVE_AFTER_MONTHS
+        last = self.rating.last_played if self.rating is not None else None
+        return is_active(last, today=self.today or timezone.localdate(), months=months)
 
 
 def player_rating_page(player: Player, rating_list: RatingList) -> PlayerRatingPage:
-    """Everything the player's rating page shows. Four queries."""
+    """Everything the player's rating page shows in the list's game. Five queries."""
     person = identity(player.name, player.membership_id)
     same = Player.objects.filter(membership_id=player.membership_id) if player.membership_id else None
     if same is None:
@@ -380,4 +459,7 @@ def player_rating_page(player: Player, rating_list: RatingList) -> PlayerRatingP
         history=history,
         places=places,
         computed_at=rating_list.computed_at,
+        game=game_named(rating_list.game),
+        rule=rating_rule(game_named(rating_list.game)),
+        today=timezone.localdate(),
     )

@@ -6,19 +6,28 @@ event's official places, and replaces the stored list. `ratings_current` returns
 its fingerprint still matches the results (and recomputes it when it does not), so a reopened and
 corrected set, a player merged or renamed, or an event added to a season changes the list the next time
 it is read. The computation is derived data, not a change anyone made: it writes no audit entry.
+
+Each game has its own list (`game`, the Jamaican list by default): a list rates its game's events alone.
+A season's lists carry the season's standings too, from all of its events. Whom a list ranks (enough
+rated sets) and counts active (a rated set lately) is the game's `RatingRule`, read when the list is
+shown, so a changed rule or a day gone by needs no computation; `rating_rule_update` changes it, audited.
 """
 
 from __future__ import annotations
 
 import time
 from collections import defaultdict
+from datetime import date
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
+from adjudication.audit import audit_record
+
 from ..collector import collector_paused
-from ..models import Event, PlayerRating, RatingList, Season
+from ..games import JAMAICAN, Game, game_of_preset
+from ..models import Event, PlayerRating, RatingList, RatingRule, Season
 from ..ratings import EventPlace, Rating, RatingStep, rate_matches, season_table
 from ..selectors.ratings import (
     EventPlaces,
@@ -31,46 +40,56 @@ from ..selectors.ratings import (
     scope_of,
     stored_list,
 )
+from .guards import check_version
 
 BATCH = 2000
 
 
-def ratings_current(*, season: Season | None = None) -> RatingList:
-    """The stored list for every event (or the season) when it still matches the results, else a new
-    one computed now."""
-    stored = stored_list(season)
-    if stored is not None and stored.fingerprint == ratings_fingerprint(season):
+def ratings_current(*, season: Season | None = None, game: Game = JAMAICAN) -> RatingList:
+    """The game's stored list for every event (or the season) when it still matches the results, else
+    a new one computed now."""
+    stored = stored_list(season, game)
+    if stored is not None and stored.fingerprint == ratings_fingerprint(season, game):
         return stored
-    return ratings_recompute(season=season, force=False)
+    return ratings_recompute(season=season, game=game, force=False)
 
 
-def ratings_recompute(*, season: Season | None = None, force: bool = True) -> RatingList:
-    """Rate every counted set of the scope from the start and store the list (and the season's
-    standings). With `force=False` a list that is already current (someone else computed it while this
-    call waited for the lock) is returned as it is."""
+def ratings_recompute(
+    *, season: Season | None = None, game: Game = JAMAICAN, force: bool = True
+) -> RatingList:
+    """Rate every counted set of the game in the scope from the start and store the list (and the
+    season's standings). With `force=False` a list that is already current (someone else computed it
+    while this call waited for the lock) is returned as it is."""
     with collector_paused():
-        return _recompute(season=season, force=force)
+        return _recompute(season=season, game=game, force=force)
 
 
 @transaction.atomic
-def _recompute(*, season: Season | None, force: bool) -> RatingList:
+def _recompute(*, season: Season | None, game: Game, force: bool) -> RatingList:
     started = time.perf_counter()
-    scope = scope_of(season)
+    scope = scope_of(season, game)
     rating_list, _ = RatingList.objects.select_for_update().get_or_create(
-        scope=scope, defaults={"season": season, "fingerprint": "", "computed_at": timezone.now()}
+        scope=scope,
+        defaults={"season": season, "game": game.family, "fingerprint": "", "computed_at": timezone.now()},
     )
-    fingerprint = ratings_fingerprint(season)
+    fingerprint = ratings_fingerprint(season, game)
     if not force and rating_list.fingerprint == fingerprint:
         return rating_list
     events = list(events_in(season))
-    rated = rated_sets(events_in(season))
+    played = [event for event in events if game_of_preset(event.ruleset_preset) is game]
+    rated = rated_sets(events_in(season), game=game)
     history: list[RatingStep] = []
     ratings = rate_matches(rated.matches, history=history)
-    places = event_places(events)
-    rows = _rating_rows(rating_list, ratings, history, places, rated)
+    # A season's standings count every event of it; the players' places, their game's events alone.
+    places = event_places(events if season is not None else played)
+    ids = {event.pk for event in played}
+    rows = _rating_rows(
+        rating_list, ratings, history, [item for item in places if item.event_id in ids], rated
+    )
     rating_list.rows.all().delete()
     PlayerRating.objects.bulk_create(rows, batch_size=BATCH)
     rating_list.season = season
+    rating_list.game = game.family
     rating_list.fingerprint = fingerprint
     rating_list.computed_at = timezone.now()
     rating_list.sets = len(rated.matches)
@@ -89,11 +108,13 @@ def _rating_rows(
     rated: RatedSets,
 ) -> list[PlayerRating]:
     steps: dict[Any, list[tuple[int, int, int, float, float]]] = defaultdict(list)
+    last_day: dict[Any, str] = {}
     for step in history:
         context = step.context
         steps[step.player].append(
             (context["set"], context["ranks"][step.player], context["players"], step.mu, step.sigma)
         )
+        last_day[step.player] = step.key[0]  # the event's day: matches come in date order
     event_of = {match.context["set"]: match.context["event"] for match in rated.matches}
     who = rated.identities
     placed: dict[str, list[list[Any]]] = defaultdict(list)
@@ -115,6 +136,7 @@ def _rating_rows(
             events=len({event_of[step[0]] for step in steps[person]}),
             history=pack_history(steps[person]),
             places=placed.get(person, []),
+            last_played=date.fromisoformat(last_day[person]),
         )
         for position, person in enumerate(order, start=1)
     ]
@@ -149,3 +171,42 @@ def _season_rows(
         }
         for row in table
     ]
+
+
+RULE_FIELDS = ("min_sets", "inactive_months")
+
+
+@transaction.atomic
+def rating_rule_update(
+    *,
+    game: Game,
+    user,
+    min_sets: int,
+    inactive_months: int,
+    expected_version: int | None = None,
+    reason: str = "",
+) -> RatingRule:
+    """Change whom the game's list ranks (at least `min_sets` rated sets) and counts active (a rated set
+    within `inactive_months` months). One audit entry; the lists show it when next read."""
+    rule, _ = RatingRule.objects.select_for_update().get_or_create(game=game.family)
+    check_version(rule, expected_version, what=f"the {game.title} list's rule")
+    before = {key: getattr(rule, key) for key in RULE_FIELDS}
+    after = {"min_sets": min_sets, "inactive_months": inactive_months}
+    if after == before:
+        return rule
+    for key, value in after.items():
+        setattr(rule, key, value)
+    rule.full_clean()
+    rule.version += 1
+    rule.save(update_fields=[*RULE_FIELDS, "version"])
+    changed = [key for key in RULE_FIELDS if after[key] != before[key]]
+    audit_record(
+        event=None,
+        action="kalooki.rating_rule.changed",
+        user=user,
+        obj=rule,
+        before={"game": game.family} | {key: before[key] for key in changed},
+        after={"game": game.family} | {key: after[key] for key in changed},
+        reason=reason,
+    )
+    return rule
