@@ -159,6 +159,7 @@ def _prototype(char: str) -> str:
     return plain[0] if plain else min([char, *glyphs])
 
 
+@lru_cache(maxsize=65536)
 def skeleton(name: str) -> str:
     """What the name looks like: each letter as written replaced by the one it is confusable with, then
     compared as keys are (`name_key`). Two names with one skeleton cannot be told apart on a sheet.

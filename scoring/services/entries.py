@@ -32,6 +32,15 @@ def entered_name(event: Event, key: str, *, exclude_entry: int | None = None) ->
     return entries.first()
 
 
+def look_alike_entered(entries, name: str) -> str | None:
+    """The shown name of one of these entries (a query) that looks like `name` but is another name
+    (`scoring.names.look_alike`), or None."""
+    if name_key(name).isascii():
+        # Two names of ASCII letters look alike only when they are one name: only the others can.
+        entries = entries.filter(normalized_name__regex=r"[^ -~]")
+    return look_alike(name, entries.values_list("normalized_name", "player__name"))
+
+
 def _player_for(*, name: str, club: str, membership_id: str) -> Player:
     """The existing player with this membership id (or name and club), else a new one."""
     name, club, membership_id = name.strip(), club.strip(), membership_id.strip()
@@ -70,7 +79,7 @@ def new_entry(*, event: Event, name: str, club: str, membership_id: str, first_r
     name, key = checked_name(name)
     if entered_name(event, key) is not None:
         raise name_taken(name)
-    other = look_alike(name, Entry.objects.filter(event=event).values_list("normalized_name", "player__name"))
+    other = look_alike_entered(Entry.objects.filter(event=event), name)
     if other is not None:
         raise field_errors({"name": f"{look_alike_message(name, other)}."})
     try:

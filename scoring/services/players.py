@@ -20,7 +20,8 @@ from adjudication.audit import audit_record
 from ..deal_input import as_text
 from ..errors import field_errors
 from ..models import Entry, Event, Player
-from ..names import checked_name, checked_text, look_alike, look_alike_message
+from ..names import checked_name, checked_text, look_alike_message
+from .entries import look_alike_entered
 from .guards import touch_results
 
 
@@ -80,8 +81,7 @@ def player_update(
     # Player.clean names the event that already has the new name.
     player.full_clean()
     events = list(Event.objects.filter(entries__player=player).order_by("pk"))
-    others = Entry.objects.filter(event__in=events).exclude(player=player)
-    other = look_alike(name, others.values_list("normalized_name", "player__name"))
+    other = look_alike_entered(Entry.objects.filter(event__in=events).exclude(player=player), name)
     if other is not None:
         raise field_errors({"name": f"{look_alike_message(name, other)}."})
     try:

@@ -119,6 +119,14 @@ def test_an_all_cyrillic_coe_is_refused_beside_a_latin_coe(event, director):
     assert names_in(event) == ["Coe"]
 
 
+def test_a_latin_coe_is_refused_beside_an_all_cyrillic_coe(event, director):
+    services.entry_add(event=event, user=director, name="Ann Lee", club="")
+    services.entry_add(event=event, user=director, name=CYRILLIC_COE, club="")
+    with pytest.raises(ValidationError) as refused:
+        services.entry_add(event=event, user=director, name="COE", club="")
+    assert f"looks exactly like {CYRILLIC_COE!r}" in refused.value.message_dict["name"][0]
+
+
 def test_the_same_look_alike_is_fine_in_another_event_and_a_different_looking_script_in_the_same(
     event, make_event, director
 ):
