@@ -46,7 +46,8 @@ class GameCell:
     buy_in: bool = False
     reset_to: int | None = None
     went_out: bool = False  # over the limit without a buy-in: out of the game in this hand
-    collected: int | None = None  # NA6: the hand's winner's take
+    collected: int | None = None  # NA6: the hand's winner's take (as written, or the others' penalties)
+    collected_written: int | None = None  # the winner's take as the paper has it
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +81,7 @@ class GameSeat:
 @dataclass(frozen=True)
 class GamePage:
     game_set: GameSet
+    game: GameOfHands  # what the pages show follows it: buy-ins, kalookies, a winner collecting
     rules: Any  # the game's ruleset (British or North American)
     seats: tuple[GameSeat, ...]
     rows: tuple[GameRow, ...]
@@ -175,6 +177,7 @@ def _rows(game: GameOfHands, sheet: Any, deals: Sequence[Deal]) -> tuple[GameRow
                     reset_to=reset_to,
                     went_out=went_out,
                     collected=collected if name == hand.out else None,
+                    collected_written=getattr(line, "collected", None),
                 )
             )
         rows.append(
@@ -223,6 +226,7 @@ def game_page_from_rows(game_set: GameSet, seats: Sequence[Seat], deals: Sequenc
     verified = game_set.is_verified
     return GamePage(
         game_set=game_set,
+        game=game,
         rules=sheet.rules,
         seats=game_seats,
         rows=_rows(game, sheet, deals),

@@ -156,3 +156,41 @@ def test_the_players_page_and_the_public_table_show_what_was_collected(na_game, 
     entry = na_event.entries.get(player__name=winner.player)
     player = client.get(reverse("scoring:player", args=[na_event.slug, entry.pk]))
     assert player.status_code == 200
+
+
+def hand_post(hand: dict, *, set_version: int) -> dict[str, str]:
+    """A North American hand as the director's form posts it (seat-numbered lines)."""
+    post = {"deal": str(hand["deal"]), "out": hand.get("out") or "", "set_version": str(set_version)}
+    for seat, name in enumerate(FIVE, start=1):
+        line = hand.get("results", {}).get(name, {})
+        post[f"s{seat}-penalty"] = str(line.get("penalty", ""))
+        if "collected" in line:
+            post[f"s{seat}-collected"] = str(line["collected"])
+    if hand.get("void"):
+        post["void"] = "on"
+    return post
+
+
+def test_a_director_enters_a_north_american_game_through_the_page_to_its_winner(
+    na_game, na_event, as_director
+):
+    url = reverse("scoring:direct_table", args=[na_event.slug, 1, 1])
+    page = as_director.get(url).content.decode()
+    # The form follows the game: no buy-ins or kalookie, the winner's take instead.
+    assert 'name="s1-collected"' in page and "s1-buy_in" not in page and 'name="kalookie"' not in page
+    for hand in simulated()["deals"]:
+        na_game.refresh_from_db()
+        response = as_director.post(url, hand_post(hand, set_version=na_game.version))
+        assert response.status_code == 302, response.content.decode()[:3000]
+    game = selectors.british_games.british_game_page(na_game)
+    assert game.state.over and not game.errors
+    page = as_director.get(url).content.decode()
+    assert "The game is over: its 4 hands are scored" in page
+    na_game.refresh_from_db()
+    verify = reverse("scoring:direct_verify", args=[na_event.slug, 1, 1])
+    response = as_director.post(verify, {"version": str(na_game.version)})
+    assert response.status_code == 302
+    na_game.refresh_from_db()
+    assert na_game.status == GameSet.Status.VERIFIED
+    rows = selectors.standings_view(na_event, round_number=1).rows
+    assert rows[0]["player"] == game.order[0].player

@@ -16,10 +16,14 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
+from ...games import BRITISH, GameOfHands
 from ..forms import AlertsMixin
 from ..view_support import add_service_errors
 
 FLAG = [("", "—"), ("yes", "yes"), ("no", "no")]
+
+
+NUMBER_ATTRS = {"inputmode": "numeric", "size": 5, "autocomplete": "off"}
 
 
 def line_prefix(seat: int) -> str:
@@ -59,10 +63,31 @@ class BritishLineForm(forms.Form):
         ),
     )
 
+    def __init__(self, *args, game: GameOfHands = BRITISH, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if not game.buy_ins:
+            del self.fields["buy_in"], self.fields["reset_to"]
+        if game.collects:
+            # NA6: what the hand's winner collected, as the paper says (blank: the others' penalties).
+            self.fields["collected"] = forms.CharField(
+                label="Collected (winner)",
+                required=False,
+                max_length=12,
+                widget=forms.TextInput(
+                    attrs={
+                        "inputmode": "numeric",
+                        "size": 5,
+                        "autocomplete": "off",
+                        "placeholder": "computed",
+                    }
+                ),
+            )
+            self.fields["total"].label = "Collected so far (paper)"
+
     def as_data(self) -> dict[str, Any]:
         data = self.cleaned_data
         line: dict[str, Any] = {}
-        for key in ("penalty", "hand", "total", "opened", "reset_to"):
+        for key in ("penalty", "hand", "total", "opened", "reset_to", "collected"):
             if str(data.get(key) or "").strip():
                 line[key] = data[key]
         if data.get("buy_in"):
@@ -113,15 +138,24 @@ class BritishHandEntry:
         initial: Mapping[str, Any] | None = None,
         results: Mapping[str, Mapping[str, Any]] | None = None,
         correcting: bool = False,
+        game: GameOfHands = BRITISH,
     ) -> None:
         self.correcting = correcting
+        self.game = game
         self.hand = BritishHandForm(data, players=players, most=most, playing=playing, initial=initial or {})
         if not correcting:
             # A reason is asked of a correction only (the audit entry's "why").
             del self.hand.fields["reason"]
+        if not game.kalookie:
+            del self.hand.fields["kalookie"]
         # Seat numbers name the fields (`s2-penalty`): a player's name may hold any character.
         self.lines = [
-            (name, BritishLineForm(data, prefix=line_prefix(seat), initial=(results or {}).get(name, {})))
+            (
+                name,
+                BritishLineForm(
+                    data, prefix=line_prefix(seat), initial=(results or {}).get(name, {}), game=game
+                ),
+            )
             for seat, name in enumerate(players, start=1)
             if name in playing
         ]
@@ -143,7 +177,9 @@ class BritishHandEntry:
 
     def as_hand_data(self) -> dict[str, Any]:
         data = self.hand.cleaned_data
-        hand: dict[str, Any] = {"deal": data["deal"], "void": data["void"], "kalookie": data["kalookie"]}
+        hand: dict[str, Any] = {"deal": data["deal"], "void": data["void"]}
+        if self.game.kalookie:
+            hand["kalookie"] = data["kalookie"]
         for key in ("dealer", "out"):
             if data.get(key):
                 hand[key] = data[key]

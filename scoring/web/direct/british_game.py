@@ -18,8 +18,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
 from ... import services
+from ...games import GameOfHands
 from ...models import Deal, Event, GameSet
-from ...selectors.british_games import GamePage, british_game_page
+from ...selectors.british_games import GamePage, british_game_page, game_of_set
 from ..forms import ReopenForm, VerifyForm
 from ..view_support import refusal_status
 from .british_forms import BritishHandEntry, line_prefix
@@ -53,11 +54,18 @@ def _line_initial(page: GamePage, sequence: int) -> tuple[dict[str, Any], dict[s
             "opened": "" if cell.opened is None else ("yes" if cell.opened else "no"),
             "buy_in": cell.buy_in,
             "reset_to": "" if cell.reset_to is None else cell.reset_to,
+            # Only what the paper said: a computed take is computed again after a correction.
+            "collected": "" if cell.collected_written is None else cell.collected_written,
         }
         for cell in row.cells
         if cell.played
     }
     return initial, results
+
+
+def _game(page: GamePage) -> GameOfHands:
+    """The game the page's table plays (its form and columns follow it)."""
+    return game_of_set(page.game_set)
 
 
 def _entry(page: GamePage, sequence: int | None) -> BritishHandEntry | None:
@@ -77,7 +85,13 @@ def _entry(page: GamePage, sequence: int | None) -> BritishHandEntry | None:
             }
             playing = [name for name in players if name not in gone] or players
         return BritishHandEntry(
-            players=players, playing=playing, most=most, initial=initial, results=results, correcting=True
+            players=players,
+            playing=playing,
+            most=most,
+            initial=initial,
+            results=results,
+            correcting=True,
+            game=_game(page),
         )
     state = page.state
     if page.game_set.is_verified or state.over or state.next_hand is None:
@@ -86,6 +100,7 @@ def _entry(page: GamePage, sequence: int | None) -> BritishHandEntry | None:
         players=players,
         playing=state.still_in,
         most=most,
+        game=_game(page),
         initial={
             "deal": state.next_hand,
             "dealer": state.next_dealer or "",
@@ -168,6 +183,7 @@ def save_hand(request, event: Event, game_set: GameSet, *, sequence: int | None)
         playing=playing,
         most=page.rules.max_deal_number,
         correcting=deal is not None,
+        game=_game(page),
     )
     if not entry.is_valid():
         return table_page(request, event, game_set, sequence=sequence, status=400, entry=entry)
