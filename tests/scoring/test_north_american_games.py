@@ -156,6 +156,8 @@ def test_the_players_page_and_the_public_table_show_what_was_collected(na_game, 
     entry = na_event.entries.get(player__name=winner.player)
     player = client.get(reverse("scoring:player", args=[na_event.slug, entry.pk]))
     assert player.status_code == 200
+    text = player.content.decode()
+    assert f"Collected {winner.total} over the game's hands." in text and "Hand value" in text
 
 
 def hand_post(hand: dict, *, set_version: int) -> dict[str, str]:
