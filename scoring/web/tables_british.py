@@ -1,6 +1,6 @@
-"""The public tables of a British Kalooki event: its standings (placement points or knock-out rows, from
-`selectors.british_standings`) as a django-tables2 table, so the page, the CSV and the XLSX share the
-spec's shape and field names."""
+"""The public tables of an event of games of hands (British Kalooki, North American Kaluki): its
+standings (placement points or knock-out rows, from `selectors.british_standings`) as a django-tables2
+table, so the page, the CSV and the XLSX share the spec's shape and field names."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from .tables import NUM, PlacesTable
 
 
 class BritishStandingsTable(PlacesTable):
-    """Placement or knock-out standings of British games, best first; shared places shown "=1"."""
+    """Placement or knock-out standings of games of hands, best first; shared places shown "=1"."""
 
     round_reached = tables.Column(verbose_name="Round reached", attrs=NUM)
     game_place = tables.Column(verbose_name="Place in that game", attrs=NUM)
@@ -20,6 +20,8 @@ class BritishStandingsTable(PlacesTable):
     games = tables.Column(verbose_name="Games", attrs=NUM)
     games_won = tables.Column(verbose_name="Games won", attrs=NUM)
     penalty = tables.Column(verbose_name="Penalties", attrs=NUM)
+    # A North American game's rows: what each player collected (NA6), in place of the penalties.
+    collected = tables.Column(verbose_name="Collected", attrs=NUM)
 
     class Meta:
         orderable = True
@@ -28,6 +30,7 @@ class BritishStandingsTable(PlacesTable):
 
     def __init__(self, data, *, event, knockout: bool = False, **kwargs):
         exclude = () if knockout else ("round_reached", "game_place")
+        exclude += ("penalty",) if event.game.collects else ("collected",)
         super().__init__(data, exclude=exclude, **kwargs)
         self.event = event
         self.knockout = knockout

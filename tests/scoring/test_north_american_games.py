@@ -196,3 +196,13 @@ def test_a_director_enters_a_north_american_game_through_the_page_to_its_winner(
     assert na_game.status == GameSet.Status.VERIFIED
     rows = selectors.standings_view(na_event, round_number=1).rows
     assert rows[0]["player"] == game.order[0].player
+
+
+def test_the_standings_page_and_its_csv_show_what_each_collected(na_game, na_event, client, director):
+    services.sheet_import(game_set=na_game, user=director, data=simulated())
+    url = reverse("scoring:standings", args=[na_event.slug]) + "?provisional=1"
+    page = client.get(url).content.decode()
+    assert "Collected" in page and "Penalties" not in page
+    csv = client.get(url + "&_export=csv").content.decode()
+    # The export keeps the rows' field names (SCORESHEET: standings as data).
+    assert csv.splitlines()[0].endswith(",collected")
