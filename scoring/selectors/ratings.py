@@ -269,6 +269,18 @@ def stored_list(season: Season | None, game: Game = JAMAICAN) -> RatingList | No
     return RatingList.objects.filter(scope=scope_of(season, game)).first()
 
 
+def game_of_player(player: Player) -> Game:
+    """The game of the player's latest event: the list their page shows when none is asked for (the
+    Jamaican list for a player entered nowhere). One query."""
+    preset = (
+        Event.objects.filter(entries__player=player)
+        .order_by("-date_start", "-pk")
+        .values_list("ruleset_preset", flat=True)
+        .first()
+    )
+    return game_of_preset(preset) if preset is not None else JAMAICAN
+
+
 def rating_rule(game: Game) -> RatingRule:
     """Whom the game's list ranks: the rule organisers set, else the defaults (not stored). One query."""
     found = RatingRule.objects.filter(game=game.family).first()

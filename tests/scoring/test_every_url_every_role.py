@@ -110,6 +110,7 @@ ACCESS: dict[str, tuple[str, str]] = {
     "pdf_standings": ("public", "page"),
     # scoring/league_urls.py
     "ratings": ("public", "page"),
+    "rating_rule": ("season", "page"),
     "rating_player": ("public", "page"),
     "rating_chart": ("public", "page"),
     "player_merge": ("post", "post"),

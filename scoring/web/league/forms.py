@@ -1,5 +1,6 @@
-"""The organiser's forms for seasons and for merging two records of one player: each reads what was typed
-into the arguments of one service call (`scoring.services.seasons`) and names the field it cannot read."""
+"""The organiser's forms for seasons, for whom a game's rating list ranks, and for merging two records of
+one player: each reads what was typed into the arguments of one service call (`scoring.services.seasons`,
+`scoring.services.ratings`) and names the field it cannot read."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
-from ...models import Event, Player, Season
+from ...models import Event, Player, RatingRule, Season
 from ...services import SEASON_FIELDS
 from ..forms import VersionedForm
 
@@ -102,3 +103,34 @@ class MergeForm(forms.Form):
         if found is None:
             raise ValidationError(f"There is no player record {self.cleaned_data['record']}.")
         return found
+
+
+class RatingRuleForm(VersionedForm):
+    """Whom a game's list ranks and counts active; the game is the page's (a hidden field)."""
+
+    game = forms.CharField(widget=forms.HiddenInput, max_length=20)
+    min_sets = forms.IntegerField(
+        min_value=1,
+        max_value=1000,
+        label="Rated sets to be ranked",
+        help_text="Players with fewer are provisional and left off the official list.",
+    )
+    inactive_months = forms.IntegerField(
+        min_value=1,
+        max_value=240,
+        label="Months without a rated set before a player is inactive",
+        help_text="Inactive players are left off the official list until they play again.",
+    )
+    reason = forms.CharField(required=False, max_length=500, help_text="Kept in the log with the change.")
+
+    def __init__(self, *args, rule: RatingRule, **kwargs) -> None:
+        kwargs.setdefault(
+            "initial",
+            {
+                "version": rule.version,
+                "game": rule.game,
+                "min_sets": rule.min_sets,
+                "inactive_months": rule.inactive_months,
+            },
+        )
+        super().__init__(*args, **kwargs)

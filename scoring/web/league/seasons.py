@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_safe
 
 from ... import services
+from ...games import GAMES, JAMAICAN
 from ...models import Season
 from ...printing import scoresheets
 from ...printing.pdf_data import season_sheet
@@ -35,6 +36,13 @@ def seasons(request):
     """Every season, newest first."""
     found = list(Season.objects.order_by("-created_at", "name"))
     return render(request, "league/seasons.html", {"seasons": found, "may_run": is_organiser(request.user)})
+
+
+def played_games(events) -> list:
+    """The games the season's events play, in the games' order (the Jamaican game when none yet): each
+    has its own season rating list."""
+    played = {id(event.game) for event in events}
+    return [game for game in GAMES.values() if id(game) in played] or [JAMAICAN]
 
 
 class SeasonView(TableExportView):
@@ -68,6 +76,7 @@ class SeasonView(TableExportView):
             season=self.season,
             events=self.events,
             rating_list=self.rating_list,
+            games=played_games(self.events),
             may_run=is_organiser(self.request.user),
         )
         return context

@@ -33,7 +33,8 @@ class PlayerLinkMixin:
 
 
 class RatingTable(PlayerLinkMixin, RowsTable):
-    """A rating list, best first by μ − 3σ; "provisional" beside players with fewer than 5 rated sets."""
+    """A game's rating list, best first by μ − 3σ; "provisional" beside players with fewer rated sets than
+    the game's rule ranks, "inactive" beside those whose last rated set is too long ago."""
 
     row_header = "player"
 
@@ -47,7 +48,12 @@ class RatingTable(PlayerLinkMixin, RowsTable):
     sigma = tables.Column(verbose_name="σ", attrs=WIDE_NUM)
     sets = tables.Column(verbose_name="Rated sets", attrs=NUM)
     events = tables.Column(verbose_name="Events", attrs=WIDE_NUM)
+    # Exported after the columns the list had before the games' lists were split, so readers keep working.
     provisional = tables.Column(verbose_name="Provisional", visible=False)
+    last_played = tables.DateColumn(verbose_name="Last played", format="j M Y", default="")
+    ranked = tables.Column(verbose_name="Ranked", visible=False)
+    active = tables.Column(verbose_name="Active", visible=False)
+    game = tables.Column(verbose_name="Game", visible=False)
 
     class Meta:
         orderable = True
@@ -57,7 +63,9 @@ class RatingTable(PlayerLinkMixin, RowsTable):
     def render_player(self, value, record):
         link = self.player_link(value, record)
         if record["provisional"]:
-            return format_html('{} <span class="badge badge--provisional">provisional</span>', link)
+            link = format_html('{} <span class="badge badge--provisional">provisional</span>', link)
+        if not record["active"]:
+            link = format_html('{} <span class="badge badge--corrected">inactive</span>', link)
         return link
 
     def value_player(self, value):
@@ -84,6 +92,15 @@ class RatingTable(PlayerLinkMixin, RowsTable):
 
     def value_provisional(self, value):
         return "true" if value else "false"
+
+    def value_ranked(self, value):
+        return "true" if value else "false"
+
+    def value_active(self, value):
+        return "true" if value else "false"
+
+    def value_last_played(self, value):
+        return value.isoformat() if value else ""
 
 
 class SeasonTable(PlayerLinkMixin, PlacesTable):

@@ -1,6 +1,7 @@
 """Ratings across events and seasons (included by scoring/urls.py, which lists every room).
 
-scoring:ratings             ratings/                          every rated player, CSV/XLSX export
+scoring:ratings             ratings/                          a game's list (?game= ?club= ?list=official)
+scoring:rating_rule         ratings/rule/                     whom a game's list ranks, counts active (staff)
 scoring:rating_player       ratings/p/<player_id>/            a player's rating, history, events and places
 scoring:rating_chart        ratings/p/<player_id>/chart.svg   their rating after each rated set
 scoring:player_merge        ratings/p/<player_id>/merge/      POST: merge another record into this one (staff)
@@ -18,6 +19,7 @@ from . import ratings, seasons
 
 urlpatterns: list = [
     path("ratings/", ratings.ratings, name="ratings"),
+    path("ratings/rule/", ratings.rating_rule_edit, name="rating_rule"),
     path("ratings/p/<int:player_id>/", ratings.rating_player, name="rating_player"),
     path("ratings/p/<int:player_id>/chart.svg", ratings.rating_chart_svg, name="rating_chart"),
     path("ratings/p/<int:player_id>/merge/", ratings.player_merge, name="player_merge"),

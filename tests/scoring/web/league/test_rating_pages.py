@@ -65,6 +65,7 @@ def test_the_rating_list_exports_full_precision_and_escaped_names(client, nights
     )
     assert rows[0] == [
         "position", "player", "membership", "club", "ordinal", "mu", "sigma", "sets", "events", "provisional",
+        "last_played", "ranked", "active", "game",
     ]  # fmt: skip
     stored = {row["player"]: row for row in rating_rows(services.ratings_current())}
     exported = {row[1]: row for row in rows[1:]}
@@ -214,17 +215,22 @@ def test_the_command_prints_the_list_as_text_json_and_csv(nights, director):
     stored = rating_rows(services.ratings_current())
     data = json.loads(run("--format", "json"))
     assert [sorted(row) for row in data] == [
-        sorted(["player", "membership", "club", "mu", "sigma", "ordinal", "sets", "events"])
-    ] * len(stored)
+        sorted(["player", "membership", "club", "mu", "sigma", "ordinal", "sets", "events",
+                "game", "ranked", "active", "last_played"])
+    ] * len(stored)  # fmt: skip
     # Best first, floats at full precision.
     assert [row["player"] for row in data] == [row["player"] for row in stored]
     assert data[0]["mu"] == stored[0]["mu"] and data[0]["ordinal"] == stored[0]["ordinal"]
     assert [row["ordinal"] for row in data] == sorted((row["ordinal"] for row in data), reverse=True)
     lines = list(csv.reader(io.StringIO(run("--format", "csv"))))
-    assert lines[0] == ["player", "membership", "club", "mu", "sigma", "ordinal", "sets", "events"]
+    assert lines[0] == [
+        "player", "membership", "club", "mu", "sigma", "ordinal", "sets", "events",
+        "game", "ranked", "active", "last_played",
+    ]  # fmt: skip
     assert float(lines[1][3]) == stored[0]["mu"]
     text = run()
-    assert "Ratings across every event: 2 counted sets" in text and "Ann" in text and "provisional" in text
+    assert "Jamaican Kalooki ratings across every event, every rated player: 2 counted sets" in text
+    assert "Ann" in text and "provisional" in text
     season_data = json.loads(run("--season", "winter", "--format", "json"))
     assert len(season_data) == 4 and next(row for row in season_data if row["player"] == "Ann")["sets"] == 1
 
