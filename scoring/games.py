@@ -155,8 +155,9 @@ class Game:
         """A deal of a whole sheet the engine has read (`read`, from `raw`), as it will be stored."""
         return storable(read, rules=rules, path=path)
 
-    def check_number(self, record: Any, rules: Any) -> None:
-        """Refuse a deal number the game cannot hold (the reader already bounds a set's nine deals)."""
+    def check_number(self, record: Any, rules: Any, *, due: int | None) -> None:
+        """Refuse a deal number the game cannot take; `due` is the number a new deal is due at (None
+        for a correction). A set's deals may come in any order (the reader bounds its nine)."""
 
     def prepare(self, record: Any, *, state: GameState | None, rules: Any) -> Any:
         """The record with what the paper leaves to arithmetic filled in (nothing, for a set)."""
@@ -308,9 +309,13 @@ class GameOfHands(Game):
         # Read again as one hand is: the penalties left blank computed, a buy-in's reset value kept.
         return self.reader(raw, players=players, rules=rules, path=path)
 
-    def check_number(self, record: Any, rules: Any) -> None:
+    def check_number(self, record: Any, rules: Any, *, due: int | None) -> None:
         if record.deal > rules.max_deal_number:
             raise field_errors({"deal": f"A {rules.name} game holds at most {rules.max_deal_number} hands."})
+        # A game's hands come in order (a void hand is dealt again under its number, B8): a new hand
+        # numbered past the one due would leave the game with hands nobody played.
+        if due is not None and record.deal != due:
+            raise field_errors({"deal": f"Hand {due} is due next, not hand {record.deal}."})
 
     def prepare(self, record: Any, *, state: GameState | None, rules: Any) -> Any:
         """B7 for the lines the director marked as buying in without a reset value: the highest total,

@@ -187,7 +187,7 @@ def deal_record(
         state = game.state(sheet_from_rows(game_set, seats, others)) if game.tracks_state else None
         default_number = game.number_due(played=played, state=state, data=data)
     record = game.read(data, players=names, rules=rules, default_number=default_number)
-    game.check_number(record, rules)
+    game.check_number(record, rules, due=None if current else default_number)
     if not record.void:
         clash = next((row for row in others if row.number == record.deal and not row.void), None)
         if clash is not None:

@@ -206,3 +206,10 @@ def test_the_standings_page_and_its_csv_show_what_each_collected(na_game, na_eve
     csv = client.get(url + "&_export=csv").content.decode()
     # The export keeps the rows' field names (SCORESHEET: standings as data).
     assert csv.splitlines()[0].endswith(",collected")
+
+
+def test_a_new_hand_must_be_the_one_due(na_game, director):
+    hand = dict(simulated()["deals"][0], deal=3)
+    with pytest.raises(ValidationError, match="Hand 1 is due next, not hand 3"):
+        services.deal_record(game_set=na_game, user=director, data=hand)
+    assert not na_game.deals.exists()
