@@ -8,7 +8,7 @@ not touched (the written score already holds the marks).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from django.db.models import OuterRef, Subquery
 
@@ -61,29 +61,51 @@ def _issue_from_sheet(*, deal, entry, kind, points, reason, user, event) -> None
     )
 
 
-def rulings_sync_from_results(*, deal: Deal, user, rules) -> None:
+def rulings_sync_from_results(
+    *,
+    deal: Deal,
+    user,
+    rules,
+    results: Iterable[DealResult] | None = None,
+    new: bool = False,
+) -> None:
     """Make the deal's rulings match its results as recorded (called by deal_record/sheet_import).
 
     A flag or other points marked on the sheet without a ruling in force gets one (its points are
     already in the written score); a ruling whose mark was removed is withdrawn. Scores are not
     touched. Runs inside the caller's transaction.
+
+    `results`: the deal's rows as just stored, each with its entry and player (else they are read);
+    `new`: the deal was inserted in this transaction, so no ruling can be on it yet (none is read).
     """
     event = deal.game_set.table.round.event
-    results = {
-        row.entry_id: row for row in DealResult.objects.filter(deal=deal).select_related("entry__player")
-    }
+    if results is None:
+        # Only the player's name orders one deal's rows (the Meta's "deal" would join four tables).
+        results = (
+            DealResult.objects.filter(deal=deal)
+            .select_related("entry__player")
+            .order_by("entry__player__name")
+        )
+    # Rulings are issued player by player in name order, as the rows always came.
+    ordered = {row.entry_id: row for row in sorted(results, key=lambda row: row.entry.player.name)}
     in_force: dict[tuple[int, str], list[Ruling]] = {}
-    for ruling in Ruling.objects.filter(deal=deal, status__in=Ruling.IN_FORCE).select_related(
-        "entry__player", "deal__game_set__table__round"
-    ):
+    rulings: Iterable[Ruling] = (
+        ()
+        if new
+        # One deal's rulings in the Meta's order (its set and deal are the same for all of them).
+        else Ruling.objects.filter(deal=deal, status__in=Ruling.IN_FORCE)
+        .select_related("entry__player", "deal__game_set__table__round")
+        .order_by("issued_at", "pk")
+    )
+    for ruling in rulings:
         in_force.setdefault((ruling.entry_id, ruling.kind), []).append(ruling)
     correction = f"Removed when deal {deal.number} was corrected"
-    for entry_id in {key[0] for key in in_force} - set(results):
+    for entry_id in {key[0] for key in in_force} - set(ordered):
         for (owner, _kind), rulings in in_force.items():
             if owner == entry_id:
                 for ruling in rulings:
                     _withdraw(ruling, user=user, event=event, reason=correction)
-    for entry_id, result in results.items():
+    for entry_id, result in ordered.items():
         for kind, flag in FLAG_OF.items():
             current = in_force.get((entry_id, kind), [])
             marked = getattr(result, flag)

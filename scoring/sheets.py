@@ -28,12 +28,27 @@ def seats_of(game_set: GameSet) -> list[Seat]:
 
 
 def deals_of(game_set: GameSet) -> list[Deal]:
+    # A deal's results in the order DealResult's Meta gives them within one deal (by player name):
+    # ordering by "deal" as the Meta does would follow Deal's, GameSet's and Event's orderings, joining
+    # four more tables to the query for an order that is the same within one set.
+    results = DealResult.objects.select_related("entry__player").order_by("deal_id", "entry__player__name")
     return list(
         Deal.objects.filter(game_set=game_set)
         .select_related("out__player")
-        .prefetch_related(Prefetch("results", queryset=DealResult.objects.select_related("entry__player")))
+        .prefetch_related(Prefetch("results", queryset=results))
         .order_by("sequence")
     )
+
+
+def with_results(deal: Deal, results: Sequence[DealResult]) -> Deal:
+    """`deal` with `results` as its prefetched results, as `deals_of` leaves it, without a query: for a
+    deal just written, whose rows are exactly these (each with its entry and player loaded)."""
+    rows = DealResult.objects.filter(deal=deal)
+    rows._result_cache = list(results)
+    rows._prefetch_done = True
+    cache = getattr(deal, "_prefetched_objects_cache", {})
+    deal._prefetched_objects_cache = {**cache, "results": rows}
+    return deal
 
 
 def deal_as_data(deal: Deal, names_by_position: Mapping[int, str], game: Game) -> dict[str, Any]:

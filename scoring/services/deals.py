@@ -18,7 +18,7 @@ from adjudication.engine.findings import Finding
 from ..errors import field_errors
 from ..games import Game, game_of
 from ..models import Deal, DealResult, GameSet, Seat
-from ..sheets import deal_as_data, deals_of, seats_of, sheet_from_rows
+from ..sheets import deal_as_data, deals_of, seats_of, sheet_from_rows, with_results
 from .guards import SetLocked, check_version, describe_set, locked_set, set_changed, stale_edit
 
 
@@ -57,25 +57,37 @@ def deal_row(*, game_set: GameSet, deal: Deal | None, sequence: int, user, **fie
     return deal
 
 
-def store_results(deal: Deal, lines: Sequence[tuple[Any, Mapping[str, Any]]], fields: Sequence[str]) -> None:
+def store_results(
+    deal: Deal, lines: Sequence[tuple[Any, Mapping[str, Any]]], fields: Sequence[str], *, new: bool = False
+) -> list[DealResult]:
     """The deal's result rows as `lines` say ((entry, field values) a player): changed rows updated and
-    new ones created in one statement each, the others deleted."""
-    existing = {result.entry_id: result for result in DealResult.objects.filter(deal=deal)}
+    new ones created in one statement each, the others deleted. Returns the rows, in `lines`' order,
+    each with its entry. A `new` deal (just inserted) has no rows yet: nothing to read or delete."""
+    existing = (
+        {} if new else {result.entry_id: result for result in DealResult.objects.filter(deal=deal).order_by()}
+    )
     keep = set()
     added = []
+    rows = []
     for entry, values in lines:
         keep.add(entry.pk)
         row = existing.get(entry.pk)
         if row is None:
             row = DealResult(deal=deal, entry=entry)
             added.append(row)
+        else:
+            # The same entry, already loaded with its player (no query, nothing written).
+            row.entry = entry
         for key, value in values.items():
             setattr(row, key, value)
         row.full_clean(exclude=_RELATIONS, validate_unique=False, validate_constraints=False)
+        rows.append(row)
     # DealResult has no save() override or signals to skip.
     DealResult.objects.bulk_update([row for entry_id, row in existing.items() if entry_id in keep], fields)
     DealResult.objects.bulk_create(added)
-    DealResult.objects.filter(deal=deal).exclude(entry_id__in=keep).delete()
+    if not new:
+        DealResult.objects.filter(deal=deal).exclude(entry_id__in=keep).delete()
+    return rows
 
 
 def write_deal(
@@ -90,6 +102,7 @@ def write_deal(
 ) -> Deal:
     """Save `record` (read by `game.read`) as `deal`, or as a new deal at `sequence`, with its results:
     the fields every game has, then those `game` says (a set's doubling, a game's kalookie and buy-ins)."""
+    new = deal is None
     entries = {seat.entry.player.name: seat.entry for seat in seats}
     positions = {seat.entry.player.name: seat.position for seat in seats}
     deal = deal_row(
@@ -104,8 +117,8 @@ def write_deal(
         **game.deal_fields(record),
     )
     lines = [(entries[name], game.line_values(line)) for name, line in record.results.items()]
-    store_results(deal, lines, game.result_fields)
-    return deal
+    # The deal leaves with its results as stored, as `deals_of` would read them back.
+    return with_results(deal, store_results(deal, lines, game.result_fields, new=new))
 
 
 def in_playing_order(game_set: GameSet, deals: Sequence[Deal], placed: Deal, index: int) -> None:
@@ -222,9 +235,13 @@ def deal_record(
     except IntegrityError as exc:
         raise ValidationError(f"The {word} could not be saved: {exc}") from exc
     if game.marks_make_rulings:
-        sheet_marks.rulings_sync_from_results(deal=saved, user=user, rules=rules)
-    deals = deals_of(game_set)
-    after = deal_audit_data(next(row for row in deals if row.pk == saved.pk), seats, game)
+        sheet_marks.rulings_sync_from_results(
+            deal=saved, user=user, rules=rules, results=saved.results.all(), new=current is None
+        )
+    # The set as it now stands, without reading it back: the locked set's other deals as read (their
+    # places in playing order updated by `in_playing_order`) and the deal as just written.
+    deals = sorted([*others, saved], key=lambda row: row.sequence)
+    after = deal_audit_data(saved, seats, game)
     verb = "corrected" if current else "recorded"
     sheet = sheet_from_rows(game_set, seats, deals)
     findings = set_changed(game_set, user, f"{word} {saved.number} {verb}", sheet=sheet)
