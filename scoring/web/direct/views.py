@@ -20,6 +20,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from adjudication.engine.laydown import InvalidLaydown, check_laydown, parse_laydown
 from adjudication.forms import RulingIssueForm
+from adjudication.rulings import score_included_defaults
 from adjudication.views import ruling_issue_post
 
 from ... import background, selectors, services
@@ -157,7 +158,13 @@ def _table_page(
         "entry_modes": Event.EntryMode.choices,
     }
     if editing is not None:
-        context["ruling_form"] = RulingIssueForm(players=players, initial={"version": editing.version})
+        # The rules' answer to "does the written score include the points?" for each player (R17/R18).
+        defaults = score_included_defaults(
+            deal=_deal(game_set, editing.sequence), names=players, rules=event.ruleset()
+        )
+        context["ruling_form"] = RulingIssueForm(
+            players=players, defaults=defaults, initial={"version": editing.version}
+        )
         context["delete_form"] = DeleteDealForm(initial={"version": editing.version})
     context.update(forms)
     context["lines"] = _check_lines(context["entry"], None)
@@ -528,7 +535,9 @@ def ruling(request, event: Event, number: int, table: int, sequence: int):
     deal = _deal(game_set, sequence)
     if not event.game.rulings:
         return _not_offered(request, event, game_set, "rulings on a hand: correct the hand instead")
-    form = RulingIssueForm(request.POST, players=seat_names(game_set))
+    names = seat_names(game_set)
+    defaults = score_included_defaults(deal=deal, names=names, rules=event.ruleset())
+    form = RulingIssueForm(request.POST, players=names, defaults=defaults)
     return ruling_issue_post(
         request,
         event=event,
