@@ -11,7 +11,7 @@ the cache's health:
 - after a failure the cache is left alone for `RETRY_SECONDS` (one probe then, not a timeout a request),
   and the connection and socket timeouts in `shared_caches` bound what that probe costs;
 - the log says the cache is down once a `LOG_SECONDS`, not once a request, and says when it is back;
-- `health()` tells a page whether it answered lately and since when it has been down;
+- `health(location)` tells a page whether it answered lately and since when it has been down;
 - `on_recovery(callback)` runs the callback once the cache answers again (the page cache moves the
   results generation on then: a change made while the cache was down must retire the pages it stored
   before).
@@ -114,8 +114,16 @@ class _State:
         self.recoveries = 0
 
 
-_state = _State()
+# One view a Redis server (its LOCATION): a port that is closed says nothing of another.
+_states: dict[str, _State] = {}
+_states_lock = threading.Lock()
+_recoveries = 0
 _listeners: list[Callable[[], None]] = []
+
+
+def _state_of(location: str) -> _State:
+    with _states_lock:
+        return _states.setdefault(location, _State())
 
 
 def on_recovery(callback: Callable[[], None]) -> None:
@@ -128,62 +136,65 @@ def _stamp(moment: float | None) -> datetime | None:
     return None if moment is None else datetime.fromtimestamp(moment, tz=UTC)
 
 
-def health() -> Health:
-    """Whether the cache answered lately, and since when it has been down."""
-    with _state.lock:
-        down_since, last_answer, error = _state.down_since, _state.last_answer, _state.error
+def health(location: str) -> Health:
+    """Whether the Redis at `location` answered lately, and since when it has been down."""
+    state = _state_of(location)
+    with state.lock:
+        down_since, last_answer, error = state.down_since, state.last_answer, state.error
     up = down_since is None and last_answer is not None and time.time() - last_answer < RECENT_SECONDS
     return Health(up=up, last_answer=_stamp(last_answer), down_since=_stamp(down_since), error=error)
 
 
 def reset_health() -> None:
     """Forget what this process saw (tests)."""
-    with _state.lock:
-        _state.reset()
+    with _states_lock:
+        _states.clear()
 
 
 def recoveries() -> int:
     """How many times this process has seen the cache come back: a read made across a recovery may
     predate what `on_recovery` did, and is not to be trusted."""
-    with _state.lock:
-        return _state.recoveries
+    return _recoveries
 
 
-def _left_alone() -> bool:
-    with _state.lock:
-        return _state.down_since is not None and time.monotonic() < _state.next_try
+def _left_alone(state: _State) -> bool:
+    with state.lock:
+        return state.down_since is not None and time.monotonic() < state.next_try
 
 
-def _failed(exc: BaseException) -> None:
+def _failed(state: _State, exc: BaseException) -> None:
     now, moment = time.time(), time.monotonic()
-    with _state.lock:
-        if _state.down_since is None:
-            _state.down_since = now
-        _state.error = f"{type(exc).__name__}: {exc}"[:200]
-        _state.next_try = moment + RETRY_SECONDS
-        log = _state.last_logged is None or moment - _state.last_logged >= LOG_SECONDS
+    with state.lock:
+        if state.down_since is None:
+            state.down_since = now
+        state.error = f"{type(exc).__name__}: {exc}"[:200]
+        state.next_try = moment + RETRY_SECONDS
+        log = state.last_logged is None or moment - state.last_logged >= LOG_SECONDS
         if log:
-            _state.last_logged = moment
-        since = _state.down_since
+            state.last_logged = moment
+        since = state.down_since
+        error = state.error
     if log:
         logger.error(
             "The shared cache (Redis) is not answering (%s) since %s: pages are made without it and the "
             "log-in limits count in the database until it is back.",
-            _state.error,
+            error,
             _stamp(since).isoformat(timespec="seconds"),
         )
 
 
-def _answered() -> None:
-    with _state.lock:
-        _state.last_answer = time.time()
-        was_down = _state.down_since is not None
+def _answered(state: _State) -> None:
+    global _recoveries
+    with state.lock:
+        state.last_answer = time.time()
+        was_down = state.down_since is not None
         if was_down:
-            since = _state.down_since
-            _state.down_since = None
-            _state.error = ""
-            _state.last_logged = None
-            _state.recoveries += 1
+            since = state.down_since
+            state.down_since = None
+            state.error = ""
+            state.last_logged = None
+            with _states_lock:
+                _recoveries += 1
     if not was_down:
         return
     logger.warning("The shared cache (Redis) answers again (down since %s).", _stamp(since).isoformat())
@@ -199,19 +210,28 @@ class GuardedRedisCache(RedisCache):
     for `RETRY_SECONDS` after that."""
 
     def _guarded(self, name: str, *args: Any, **kwargs: Any) -> Any:
-        if _left_alone():
+        state = _state_of(self.location)
+        if _left_alone(state):
             raise CacheUnavailable("the shared cache is down")
         try:
             result = getattr(super(), name)(*args, **kwargs)
         except (RedisError, OSError) as exc:
-            _failed(exc)
+            _failed(state, exc)
             raise CacheUnavailable(str(exc)) from exc
         except ValueError:
             # incr() of a missing key: Redis answered.
-            _answered()
+            _answered(state)
             raise
-        _answered()
+        _answered(state)
         return result
+
+    @property
+    def location(self) -> str:
+        return ",".join(self._servers)
+
+    def health(self) -> Health:
+        """Whether this cache's Redis answered lately, and since when it has been down."""
+        return health(self.location)
 
     def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
         return self._guarded("add", key, value, timeout, version)

@@ -28,6 +28,7 @@ another worker's change) and pages are cached by their views against the event's
 from __future__ import annotations
 
 import hashlib
+import threading
 import time
 from typing import Any
 
@@ -54,7 +55,8 @@ def mark_shared(response: HttpResponse) -> HttpResponse:
     return response
 
 
-def _move_on() -> None:
+def _move_on() -> bool:
+    """Move the generation on; False when the cache did not answer."""
     try:
         cache.incr(GENERATION_KEY)
     except ValueError:
@@ -62,7 +64,50 @@ def _move_on() -> None:
         cache.set(GENERATION_KEY, time.time_ns(), None)
     except shared_cache.CacheUnavailable:
         # The save goes on; the generation moves on when the cache answers again (below).
-        pass
+        _owe_a_move()
+        return False
+    return True
+
+
+_owed = threading.Event()
+_cancelled = threading.Event()
+_owed_lock = threading.Lock()
+_catching_up: threading.Thread | None = None
+
+
+def _owe_a_move() -> None:
+    """Move the generation on as soon as the cache answers, even if this process serves nothing more
+    meanwhile: a thread tries every `shared_cache.RETRY_SECONDS` until it does."""
+    global _catching_up
+    _owed.set()
+    with _owed_lock:
+        if _catching_up is not None and _catching_up.is_alive():
+            return
+        _catching_up = threading.Thread(target=_catch_up, name="results-generation", daemon=True)
+        _catching_up.start()
+
+
+def _catch_up() -> None:
+    while _owed.is_set() and not _cancelled.is_set():
+        time.sleep(max(shared_cache.RETRY_SECONDS, 0.1))
+        if _cancelled.is_set():
+            return
+        _owed.clear()
+        # On failure _move_on owes the move again, and this thread goes on trying.
+        _move_on()
+
+
+def forget_owed_moves() -> None:
+    """Drop a move still owed, and wait for the thread trying it (tests: one test's dead cache is not
+    the next test's)."""
+    _cancelled.set()
+    _owed.clear()
+    with _owed_lock:
+        thread = _catching_up
+    if thread is not None:
+        thread.join(timeout=30)
+    _owed.clear()
+    _cancelled.clear()
 
 
 # A change made while the cache was down retires the pages stored before it once the cache is back.
@@ -73,13 +118,14 @@ def cache_health() -> shared_cache.Health:
     """How the shared cache is, for the director's dashboard: `up` (it answered in the last minute),
     `down_since` (a UTC datetime, or None), `last_answer`, `error`. Without Redis (REDIS_URL unset) there
     is no shared cache to lose: always up."""
-    if not isinstance(caches["default"], shared_cache.GuardedRedisCache):
+    shared = caches["default"]
+    if not isinstance(shared, shared_cache.GuardedRedisCache):
         return shared_cache.Health(up=True, last_answer=None, down_since=None, error="")
-    found = shared_cache.health()
+    found = shared.health()
     if not found.up and found.down_since is None:
         # Nothing asked it lately in this process: ask now (the answer, or its absence, is recorded).
         cache.get(GENERATION_KEY)
-        found = shared_cache.health()
+        found = shared.health()
     return found
 
 

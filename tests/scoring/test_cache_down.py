@@ -45,6 +45,7 @@ def shared_caches_for(url: str) -> dict:
 def fresh_health():
     shared_cache.reset_health()
     yield
+    page_cache.forget_owed_moves()
     shared_cache.reset_health()
 
 
@@ -206,3 +207,29 @@ def test_redis_stopped_mid_run_costs_speed_not_service_and_no_stale_page_after(
     assert after.status_code == 200 and after.content != before
     assert page_cache.cache_health().up
     assert client.get(standings).content == after.content
+
+
+def test_a_save_made_while_redis_is_stopped_moves_the_generation_on_when_it_is_back_unasked(
+    own_redis, settings, monkeypatch, client, director, game_set, example_sheet, event
+):
+    import redis
+
+    server, url = own_redis
+    monkeypatch.setattr(shared_cache, "SOCKET_TIMEOUT", 0.3)
+    monkeypatch.setattr(shared_cache, "CONNECT_TIMEOUT", 0.3)
+    monkeypatch.setattr(shared_cache, "RETRY_SECONDS", 0.2)
+    point_the_cache_at(settings, url)
+    client.get(address("standings", event))
+    raw = redis.Redis.from_url(url)
+    key = f"kalooki:1:{page_cache.GENERATION_KEY}"
+    before = raw.get(key)
+    assert before is not None
+
+    os.kill(server.pid, signal.SIGSTOP)
+    services.deal_record(game_set=game_set, user=director, data=deal_one(example_sheet))
+    os.kill(server.pid, signal.SIGCONT)
+    # No request, no save: the move owed since the save is made once Redis answers.
+    deadline = time.monotonic() + 15
+    while raw.get(key) == before and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert raw.get(key) != before
