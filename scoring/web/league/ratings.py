@@ -95,7 +95,7 @@ class RatingListView(TableExportView):
         context = super().get_context_data(**kwargs)
         address = self.request.path
         query = {"club": self.club, "list": OFFICIAL if self.official else ""}
-        here = {"game": self.game.family, "club": self.club}
+        here = {"game": self.game.family} | ({"club": self.club} if self.club else {})
         context.update(
             rating_list=self.rating_list,
             season=self.season,
