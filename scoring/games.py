@@ -155,6 +155,10 @@ class Game:
         """A deal of a whole sheet the engine has read (`read`, from `raw`), as it will be stored."""
         return storable(read, rules=rules, path=path)
 
+    def number_after_delete(self, played: Sequence[tuple[int, bool]]) -> int | None:
+        """The number offered next once a deal is deleted (the lowest not scored)."""
+        return next_deal_number(played)
+
     def check_number(self, record: Any, rules: Any, *, due: int | None) -> None:
         """Refuse a deal number the game cannot take; `due` is the number a new deal is due at (None
         for a correction). A set's deals may come in any order (the reader bounds its nine)."""
@@ -291,6 +295,10 @@ class GameOfHands(Game):
         self, *, played: Sequence[tuple[int, bool]], state: GameState | None, data: Any
     ) -> int | None:
         assert state is not None
+        # A hand deleted from the middle of the game is due again before the game goes on.
+        gap = self.gap(played)
+        if gap is not None:
+            return gap
         if state.over:
             why = (
                 f"all its {state.hands} hands are scored"
@@ -299,6 +307,16 @@ class GameOfHands(Game):
             )
             raise ValidationError(f"The game is over ({why}): correct a hand instead, or verify the game.")
         return state.next_hand
+
+    @staticmethod
+    def gap(played: Sequence[tuple[int, bool]]) -> int | None:
+        """The lowest hand number missing below the last one scored, if any."""
+        last = max((number for number, void in played if not void), default=0)
+        return next_deal_number(played, deals_per_set=last)
+
+    def number_after_delete(self, played: Sequence[tuple[int, bool]]) -> int | None:
+        last = max((number for number, void in played if not void), default=0)
+        return next_deal_number(played, deals_per_set=last + 1)
 
     def read(
         self, data: Any, *, players: Sequence[str], rules: Any, default_number: int | None, path: str = ""

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from adjudication import sheet_marks
 from adjudication.audit import acting_user, audit_record
-from adjudication.engine.dealing import next_deal_number, playing_position
+from adjudication.engine.dealing import playing_position
 from adjudication.engine.findings import Finding
 
 from ..errors import field_errors
@@ -337,7 +337,7 @@ def deal_delete(*, deal: Deal, user, reason: str, expected_version: int | None =
         void=bool(before.get("void")),
         later=later,
         withdrawn=withdrawn,
-        next_number=next_deal_number(left),
+        next_number=game.number_after_delete(left),
         findings=findings,
         word=word,
     )

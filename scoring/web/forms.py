@@ -324,6 +324,15 @@ class DeleteDealForm(VersionedForm):
     reason = forms.CharField(label="Why delete this deal?", max_length=500)
     confirm = forms.BooleanField(label="Yes, delete this deal (rulings on it are withdrawn)")
 
+    def __init__(self, *args, game: Game = JAMAICAN, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        word = game.deal_word
+        self.fields["reason"].label = f"Why delete this {word}?"
+        if not game.rulings:
+            self.fields["confirm"].label = f"Yes, delete this {word}"
+        else:
+            self.fields["confirm"].label = f"Yes, delete this {word} (rulings on it are withdrawn)"
+
 
 class LaydownForm(AlertsMixin, forms.Form):
     deal = forms.TypedChoiceField(

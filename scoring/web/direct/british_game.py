@@ -21,7 +21,7 @@ from ... import services
 from ...games import GameOfHands
 from ...models import Deal, Event, GameSet
 from ...selectors.british_games import GamePage, british_game_page, game_of_set
-from ..forms import ReopenForm, VerifyForm
+from ..forms import DeleteDealForm, ReopenForm, VerifyForm
 from ..view_support import refusal_status
 from .british_forms import BritishHandEntry, line_prefix
 
@@ -163,6 +163,9 @@ def table_page(
         "reopen_form": ReopenForm(initial={"version": game_set.version}, game=event.game),
         "warnings": [finding for finding in page.findings if not finding.is_error],
     }
+    editing = context["editing"]
+    if editing is not None and not game_set.is_verified and "delete_form" not in forms:
+        context["delete_form"] = DeleteDealForm(initial={"version": editing.version}, game=event.game)
     context.update(forms)
     context["lines"] = _lines(page, context["entry"], sequence)
     context["live_reset"] = _live_reset(page)

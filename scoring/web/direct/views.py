@@ -516,7 +516,7 @@ def deal_delete(request, event: Event, number: int, table: int, sequence: int):
         request,
         event,
         game_set,
-        DeleteDealForm(request.POST),
+        DeleteDealForm(request.POST, game=event.game),
         name="delete_form",
         sequence=sequence,
         call=lambda data: services.deal_delete(
