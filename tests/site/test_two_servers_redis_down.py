@@ -1,0 +1,128 @@
+"""Two app servers whose shared Redis stops in the middle of the night (issue 22, item 1): with a
+redis-server of the test's own stopped (SIGSTOP: it holds its data and answers nothing), a director logs
+in and verifies a set on one server, readers on the other see the new standings, log-in failures on one
+still lock the pair out on the other (counted in the database), and nothing answers 500; once Redis runs
+again the pages it stored before the change are never served.
+
+Needs DATABASE_URL=postgres://… (two servers share one database); skipped, saying so, otherwise.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import time
+from contextlib import ExitStack
+
+import pytest
+from django.conf import settings as django_settings
+from django.db import connection
+from django.urls import reverse
+
+from scoring.bench.server import collected_static, gunicorn
+from tests.site.test_two_servers import NO_RESULTS, PASSWORD, Browser, database_url
+
+pytestmark = [pytest.mark.redis, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def own_redis(tmp_path):
+    """A redis-server of this test alone (never the machine's own), on a free port."""
+    port = free_port()
+    server = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+         "--dir", str(tmp_path)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            if time.monotonic() > deadline:
+                server.kill()
+                pytest.fail("redis-server did not start")
+            time.sleep(0.05)
+    yield server, f"redis://127.0.0.1:{port}/0"
+    os.kill(server.pid, signal.SIGCONT)
+    server.terminate()
+    server.wait(timeout=10)
+
+
+@pytest.fixture
+def two_servers_one_redis(own_redis, played, director, other_director, settings):
+    if connection.vendor != "postgresql":
+        pytest.skip("two app servers share one database: run with DATABASE_URL=postgres://…")
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher"]
+    for user in (director, other_director):
+        user.set_password(PASSWORD)
+        user.save()
+    server, redis_url = own_redis
+    event = played.table.round.event
+    standings = reverse("scoring:standings", kwargs={"slug": event.slug})
+    url = database_url()
+    environment = {"DJANGO_SECURE_COOKIES": "0", "DJANGO_HSTS_SECONDS": "0", "REDIS_URL": redis_url}
+    with ExitStack() as stack:
+        static = stack.enter_context(collected_static(database_url=url))
+        servers = [
+            stack.enter_context(
+                gunicorn(
+                    database_url=url,
+                    static_root=static,
+                    ready_path=standings,
+                    workers=2,
+                    extra_environment=environment,
+                )
+            )
+            for _ in range(2)
+        ]
+        yield servers, server, event, played, standings
+
+
+def test_the_night_goes_on_across_two_servers_while_redis_is_stopped(
+    two_servers_one_redis, director, other_director
+):
+    (first, second), redis_server, event, game_set, standings = two_servers_one_redis
+    assert django_settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
+    reader = Browser(second)
+    for _ in range(4):
+        status, page = reader.get(standings)
+        assert status == 200 and NO_RESULTS in page
+
+    os.kill(redis_server.pid, signal.SIGSTOP)
+    desk = Browser(first)
+    assert desk.log_in(director.username, PASSWORD) == 200
+    table = reverse(
+        "scoring:direct_verify",
+        kwargs={"slug": event.slug, "number": game_set.table.round.number, "table": game_set.table.number},
+    )
+    game_set.refresh_from_db()
+    status, answer = desk.post(table, {"version": str(game_set.version), "acknowledge": "on"})
+    assert status == 200 and "Set verified" in answer, answer[-2000:]
+    game_set.refresh_from_db()
+    assert game_set.status == game_set.Status.VERIFIED
+    for _ in range(4):
+        status, page = reader.get(standings)
+        assert status == 200 and NO_RESULTS not in page
+    # The log-in limit counts in the database meanwhile, for both servers.
+    intruder = Browser(first)
+    for _ in range(5):
+        assert intruder.log_in(other_director.username, "wrong") == 200
+    assert Browser(second).log_in(other_director.username, PASSWORD) == 429
+
+    os.kill(redis_server.pid, signal.SIGCONT)
+    for _ in range(8):
+        status, page = reader.get(standings)
+        assert status == 200 and NO_RESULTS not in page
+    for server in (first, second):
+        assert "Internal Server Error" not in server.log.read_text(errors="replace")
