@@ -10,6 +10,7 @@ Needs DATABASE_URL=postgres://… (two servers share one database); skipped, say
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -36,6 +37,8 @@ def free_port() -> int:
 @pytest.fixture
 def own_redis(tmp_path):
     """A redis-server of this test alone (never the machine's own), on a free port."""
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed (apt-get install redis-server)")
     port = free_port()
     server = subprocess.Popen(
         ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
