@@ -133,7 +133,7 @@ print(settings.CACHES["default"]["BACKEND"], settings.CACHES["ratelimit"]["BACKE
     ("redis_url", "first", "caches"),
     [
         ("redis://127.0.0.1:6379/9", MIDDLEWARE,
-         ["kalooki_tournament.shared_cache.FailOpenRedisCache", "kalooki_tournament.shared_cache.FallbackCache"]),
+         [f"kalooki_tournament.shared_cache.{name}" for name in ("FailOpenRedisCache", "FallbackCache")]),
         ("", "django.middleware.security.SecurityMiddleware",
          ["django.core.cache.backends.locmem.LocMemCache", "django.core.cache.backends.db.DatabaseCache"]),
     ],
