@@ -142,6 +142,8 @@ def test_load_demo_builds_the_demo_once_and_prints_the_login(db, settings):
 
 
 def test_load_demo_has_a_season_of_two_events_with_ratings_to_look_at(db, settings):
+    from scoring import services
+    from scoring.games import BRITISH, NORTH_AMERICAN
     from scoring.models import RatingList, Season
     from scoring.selectors.ratings import closed_rounds
 
@@ -154,8 +156,12 @@ def test_load_demo_has_a_season_of_two_events_with_ratings_to_look_at(db, settin
     # Both rounds of the club night and the open's first round are closed: 6 + 4 counted sets; the
     # British and North American nights' first rounds too: 3 + 2 games, rated by finishing order.
     assert closed_rounds(Event.objects.filter(pk=night.pk)).count() == 2
+    # Each game has its own list: the Jamaican one (kept under "all") and, read, the other two.
     everything = RatingList.objects.get(scope="all")
-    assert everything.sets == 10 + 3 + 2 and everything.players == 20 + 12 + 10
+    assert everything.sets == 10 and everything.players == 20
+    for game, sets, players in ((BRITISH, 3, 12), (NORTH_AMERICAN, 2, 10)):
+        found = services.ratings_current(game=game)
+        assert (found.sets, found.players) == (sets, players)
     assert len(RatingList.objects.get(season=season).season_table) == 20
     # The players of both events are rated across both.
     assert everything.rows.filter(events=2).count() == 8
