@@ -1,11 +1,19 @@
 """A season's pages: its events and its standings as stored with its rating list (by
-`scoring.services.ratings`), one query each."""
+`scoring.services.ratings`), one query each; the league log (season changes and player merges)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..models import Event, Player, RatingList, Season
+from django.db.models import Q
+
+from adjudication.audit import with_changes
+from adjudication.models import AuditEntry
+
+from ..models import Entry, Event, Player, RatingList, Season
+
+# What the league log shows: changes that span events, so no single event's log is theirs to show.
+LEAGUE_ACTIONS = ("kalooki.season.", "kalooki.player.merged", "kalooki.player.unmerged")
 
 
 def season_events(season: Season) -> list[Event]:
@@ -50,3 +58,47 @@ def season_rows(rating_list: RatingList) -> list[dict[str, Any]]:
             found[event_column(event_id)] = (points, counted)
         rows.append(found)
     return rows
+
+
+def league_log(*, limit: int = 500) -> list[AuditEntry]:
+    """Season changes and player merges (and their undoing), newest first, each once: a merge is logged
+    in every event whose entry moved, and shown here once. Each entry has `.changes` and `.author`
+    (`adjudication.audit.with_changes`) and `.undo_player` (`_mark_undoable`). Four queries."""
+    wanted = Q(action__startswith=LEAGUE_ACTIONS[0]) | Q(action__in=LEAGUE_ACTIONS[1:])
+    entries = AuditEntry.objects.filter(wanted).select_related("user").order_by("-created_at", "-pk")
+    seen: set[tuple] = set()
+    shown = []
+    for entry in entries[: limit * 4]:
+        key = (entry.action, entry.object_id, repr(entry.before), repr(entry.after), entry.reason)
+        if key in seen:
+            continue
+        seen.add(key)
+        shown.append(entry)
+        if len(shown) == limit:
+            break
+    _mark_undoable(shown)
+    return with_changes(shown)
+
+
+def _mark_undoable(entries: list[AuditEntry]) -> None:
+    """`.undo_player` on each merge that can still be undone (`services.players.merge_undo_problem`
+    asks the same, one entry at a time): the kept record's id, else None. Two queries."""
+    merges = [
+        entry
+        for entry in entries
+        if entry.action == LEAGUE_ACTIONS[1] and isinstance(entry.before, dict) and "entries" in entry.before
+    ]
+    for entry in entries:
+        entry.undo_player = None
+    if not merges:
+        return
+    merged_ids = {entry.before["merged"]["id"] for entry in merges}
+    back = set(Player.objects.filter(pk__in=merged_ids).values_list("pk", flat=True))
+    entry_ids = {item["id"] for entry in merges for item in entry.before["entries"]}
+    owners = dict(Entry.objects.filter(pk__in=entry_ids).values_list("pk", "player_id"))
+    for entry in merges:
+        kept = entry.before["kept"]["id"]
+        if entry.before["merged"]["id"] not in back and all(
+            owners.get(item["id"]) == kept for item in entry.before["entries"]
+        ):
+            entry.undo_player = kept

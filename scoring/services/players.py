@@ -1,11 +1,15 @@
 """Players outside any one entry: add, change (rename), delete — the admin's ways in, audited — and
-merging two records of one person (an organiser's, from the player's rating page).
+merging two records of one person (an organiser's, from the player's rating page) and undoing a merge.
 
 A player is shared between events, so a rename changes a name every event they are entered in shows:
 it must stay unique in each (the name rule, `scoring.names`), their entries carry the new normalised
 name, and each of those events' logs gets the entry (directors read their own event's log). A player
 entered nowhere is logged outside any event. A player who was ever entered cannot be deleted: results,
 seats and sheets refer to the entry.
+
+A merge and its undo touch every event either record is entered in: only staff, or a user who directs
+every one of them, may do either (`authority`; refused with PermissionDenied, nothing written). A merge's
+audit entries keep in `before` all its undo needs: both records and each moved entry's normalised name.
 """
 
 from __future__ import annotations
@@ -16,11 +20,13 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from adjudication.audit import audit_record
+from adjudication.models import AuditEntry
 
 from ..deal_input import as_text
 from ..errors import field_errors
 from ..models import Entry, Event, Player
 from ..names import checked_name, checked_text, look_alike_message
+from .authority import require_every_event
 from .entries import look_alike_entered
 from .guards import touch_results
 
@@ -151,6 +157,8 @@ def player_merge(*, keep: Player, merge: Player, user, reason: str = "") -> Play
         Entry.objects.filter(player=merge).select_related("event").order_by("event__date_start", "pk")
     )
     events = [entry.event for entry in moved]
+    kept_events = list(Event.objects.filter(entries__player=keep))
+    require_every_event(user, [*events, *kept_events], what="merge these two player records")
     clash = Entry.objects.filter(player=keep, event__in=events).select_related("event").first()
     if clash is not None:
         raise field_errors(
@@ -173,7 +181,12 @@ def player_merge(*, keep: Player, merge: Player, user, reason: str = "") -> Play
                 "rename one of them first."
             }
         )
-    before = {"kept": {"id": keep.pk, **player_data(keep)}, "merged": {"id": merge.pk, **player_data(merge)}}
+    before = {
+        "kept": {"id": keep.pk, **player_data(keep)},
+        "merged": {"id": merge.pk, **player_data(merge)},
+        # What an undo puts back (`player_merge_undo`).
+        "entries": [{"id": entry.pk, "normalized_name": entry.normalized_name} for entry in moved],
+    }
     try:
         with transaction.atomic():
             Entry.objects.filter(player=merge).update(player=keep, normalized_name=key)
@@ -201,3 +214,90 @@ def player_merge(*, keep: Player, merge: Player, user, reason: str = "") -> Play
     for event in events:
         touch_results(event.pk)
     return keep
+
+
+MERGED = "kalooki.player.merged"
+UNMERGED = "kalooki.player.unmerged"
+
+
+def merge_undo_problem(entry: AuditEntry) -> str:
+    """Why the merge that `entry` logged cannot be undone now ("" when it can). Two queries."""
+    if entry.action != MERGED or not isinstance(entry.before, dict) or "entries" not in entry.before:
+        return "This log entry is not a merge that can be undone."
+    kept, merged = entry.before["kept"], entry.before["merged"]
+    if Player.objects.filter(pk=merged["id"]).exists():
+        return f"Record {merged['id']} ({merged['name']}) exists: the merge was undone already."
+    ids = [item["id"] for item in entry.before["entries"]]
+    if Entry.objects.filter(pk__in=ids, player_id=kept["id"]).count() != len(ids):
+        return (
+            f"The entries that merge moved are no longer all {kept['name']}'s (record {kept['id']}): "
+            "undo the later change first."
+        )
+    return ""
+
+
+@transaction.atomic
+def player_merge_undo(*, entry: AuditEntry, user, reason: str = "") -> Player:
+    """Undo the merge that `entry` logged: the merged record comes back (its id, name, club and
+    membership id), its entries go back to it under their own names, and the kept record gets back the
+    membership id it took. Refused (ValidationError) when it was undone already or the entries have
+    moved since; PermissionDenied unless `user` may merge these records (directs every event involved).
+    Logged in each event whose entry moves back."""
+    problem = merge_undo_problem(entry)
+    if problem:
+        raise field_errors({"merge": problem})
+    kept_data, merged_data = entry.before["kept"], entry.before["merged"]
+    keep = Player.objects.select_for_update().filter(pk=kept_data["id"]).first()
+    if keep is None:
+        raise field_errors({"merge": f"Record {kept_data['id']} no longer exists."})
+    moved = list(
+        Entry.objects.select_for_update()
+        .filter(pk__in=[item["id"] for item in entry.before["entries"]], player=keep)
+        .select_related("event")
+        .order_by("event__date_start", "pk")
+    )
+    events = [item.event for item in moved]
+    kept_events = list(Event.objects.filter(entries__player=keep))
+    require_every_event(user, [*events, *kept_events], what="undo this merge")
+    before = {"id": keep.pk, **player_data(keep), "entries": [item.pk for item in moved]}
+    restored = Player(
+        pk=merged_data["id"],
+        name=merged_data["name"],
+        club=merged_data["club"],
+        membership_id=merged_data["membership_id"],
+    )
+    if restored.membership_id and keep.membership_id == restored.membership_id:
+        # The kept record took the merged one's membership id: it goes back with its record.
+        keep.membership_id = kept_data["membership_id"]
+        keep.full_clean()
+        keep.save(update_fields=["membership_id"])
+    names = {item["id"]: item["normalized_name"] for item in entry.before["entries"]}
+    try:
+        with transaction.atomic():
+            restored.full_clean(validate_unique=False)
+            restored.save(force_insert=True)
+            for item in moved:
+                item.player, item.normalized_name = restored, names[item.pk]
+                item.save(update_fields=["player", "normalized_name"])
+    except IntegrityError:
+        # Another entry took one of these names, or another record that membership id, since the merge.
+        raise field_errors(
+            {"merge": f"{restored.name!r} or its membership id is taken by another record since the merge."}
+        ) from None
+    _audit_each_event(
+        restored,
+        events=events,
+        user=user,
+        action=UNMERGED,
+        before=before,
+        after={
+            "kept": {"id": keep.pk, **player_data(keep)},
+            "restored": {"id": restored.pk, **player_data(restored)},
+            "undoes": entry.pk,
+            "entries_moved_back": [event.slug for event in events],
+        },
+        reason=reason,
+    )
+    for event in events:
+        touch_results(event.pk)
+    return restored

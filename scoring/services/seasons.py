@@ -1,8 +1,10 @@
-"""Seasons: events grouped into a league, created and changed by organisers (the views check it).
+"""Seasons: events grouped into a league, created and changed by organisers who direct every event the
+season holds before and after the change, or staff (`authority`: refused with PermissionDenied, nothing
+written).
 
 Each write is one transaction and one audit entry with no event (`adjudication.AuditEntry.event` empty:
-a season belongs to no single event). Rating lists notice the change by their fingerprint and are
-computed again when next read.
+a season belongs to no single event); the league log (`scoring.selectors.seasons.league_log`) shows
+them. Rating lists notice the change by their fingerprint and are computed again when next read.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from adjudication.audit import audit_record
 
 from ..errors import field_errors
 from ..models import Event, Season
+from .authority import require_every_event
 from .guards import check_version
 
 SEASON_FIELDS = ("name", "slug", "best_of", "points")
@@ -43,7 +46,10 @@ def season_create(
     events: Iterable[Event] = (),
     reason: str = "",
 ) -> Season:
-    """A new season of `events`; the slug defaults to the slugified name. Raises ValidationError."""
+    """A new season of `events`; the slug defaults to the slugified name. Raises ValidationError, or
+    PermissionDenied when `user` does not direct every one of `events`."""
+    events = list(events)
+    require_every_event(user, events, what="start a season of these events")
     season = Season(
         name=name.strip(),
         slug=slug or slugify(name)[:100],
@@ -53,7 +59,6 @@ def season_create(
     )
     season.full_clean()
     season.save()
-    events = list(events)
     season.events.set(events)
     audit_record(
         event=None,
@@ -78,17 +83,19 @@ def season_update(
     **changes,
 ) -> Season:
     """Change a season's name, slug, best_of or points, and its events when `events` is given (exactly
-    these). One audit entry holds every change."""
+    these). One audit entry holds every change. Refused (PermissionDenied) unless `user` directs every
+    event the season holds now and would hold."""
     unknown = sorted(set(changes) - set(SEASON_FIELDS))
     if unknown:
         raise field_errors({unknown[0]: "This field cannot be changed here."})
     season = Season.objects.select_for_update().get(pk=season.pk)
     check_version(season, expected_version, what=f"the season {season.name!r}")
     current = list(season.events.all())
+    wanted = list(events) if events is not None else current
+    require_every_event(user, [*current, *wanted], what=f"change the season {season.name!r}")
     before = _season_data(season, current)
     for key, value in changes.items():
         setattr(season, key, value)
-    wanted = list(events) if events is not None else current
     after = _season_data(season, wanted)
     if after == before:
         return season

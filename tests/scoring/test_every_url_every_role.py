@@ -114,6 +114,8 @@ ACCESS: dict[str, tuple[str, str]] = {
     "rating_player": ("public", "page"),
     "rating_chart": ("public", "page"),
     "player_merge": ("post", "post"),
+    "player_unmerge": ("post", "post"),
+    "league_log": ("season", "page"),
     "seasons": ("public", "page"),
     "season_new": ("season", "page"),
     "season": ("public", "page"),

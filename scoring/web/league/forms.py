@@ -9,6 +9,8 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
+from adjudication.models import AuditEntry
+
 from ...models import Event, Player, RatingRule, Season
 from ...services import SEASON_FIELDS
 from ..forms import VersionedForm
@@ -102,6 +104,26 @@ class MergeForm(forms.Form):
         found = Player.objects.filter(pk=self.cleaned_data["record"]).first()
         if found is None:
             raise ValidationError(f"There is no player record {self.cleaned_data['record']}.")
+        return found
+
+
+class UnmergeForm(forms.Form):
+    """A merge to undo, by its log entry, into the page's record (`player`)."""
+
+    entry = forms.IntegerField(min_value=1, max_value=2**63 - 1, widget=forms.HiddenInput)
+    reason = forms.CharField(max_length=500, help_text="Why the merge was wrong (kept in the log).")
+
+    def __init__(self, *args, player: Player | None = None, **kwargs) -> None:
+        self.player = player
+        super().__init__(*args, **kwargs)
+
+    def clean_entry(self) -> AuditEntry:
+        found = AuditEntry.objects.filter(
+            pk=self.cleaned_data["entry"], action="kalooki.player.merged"
+        ).first()
+        kept = found.before.get("kept", {}).get("id") if found and isinstance(found.before, dict) else None
+        if found is None or self.player is None or kept != self.player.pk:
+            raise ValidationError("There is no such merge into this record.")
         return found
 
 

@@ -5,6 +5,8 @@ scoring:rating_rule         ratings/rule/                     whom a game's list
 scoring:rating_player       ratings/p/<player_id>/            a player's rating, history, events and places
 scoring:rating_chart        ratings/p/<player_id>/chart.svg   their rating after each rated set
 scoring:player_merge        ratings/p/<player_id>/merge/      POST: merge another record into this one (staff)
+scoring:player_unmerge      ratings/p/<player_id>/unmerge/    POST: undo a merge into this record
+scoring:league_log          ratings/log/                      season changes and merges (organisers)
 scoring:seasons             seasons/
 scoring:season_new          seasons/new/                      (staff)
 scoring:season              seasons/<slug>/                   standings, events, CSV/XLSX export
@@ -15,7 +17,7 @@ scoring:season_edit         seasons/<slug>/edit/              (staff)
 
 from django.urls import path
 
-from . import ratings, seasons
+from . import log, ratings, seasons
 
 urlpatterns: list = [
     path("ratings/", ratings.ratings, name="ratings"),
@@ -23,6 +25,8 @@ urlpatterns: list = [
     path("ratings/p/<int:player_id>/", ratings.rating_player, name="rating_player"),
     path("ratings/p/<int:player_id>/chart.svg", ratings.rating_chart_svg, name="rating_chart"),
     path("ratings/p/<int:player_id>/merge/", ratings.player_merge, name="player_merge"),
+    path("ratings/p/<int:player_id>/unmerge/", log.player_unmerge, name="player_unmerge"),
+    path("ratings/log/", log.log, name="league_log"),
     path("seasons/", seasons.seasons, name="seasons"),
     path("seasons/new/", seasons.season_new, name="season_new"),
     path("seasons/<slug:slug>/", seasons.season, name="season"),

@@ -248,6 +248,8 @@ def test_only_organisers_create_seasons(client, director, organiser, staff, leag
     assert client.get(address).status_code == 200
     client.force_login(organiser)
     assert client.get(address).status_code == 200
+    # An organiser puts in a season only events they direct (issue 22, test_authority.py).
+    services.event_add_director(event=league[0], user=None, director=organiser)
     response = client.post(
         address,
         {
@@ -274,6 +276,8 @@ def test_a_bad_points_list_is_shown_beside_its_field(client, organiser):
 
 def test_organisers_change_a_seasons_events_from_its_page(client, organiser, director, league):
     season = make_season(director, league[:1])
+    for night in league[:2]:
+        services.event_add_director(event=night, user=None, director=organiser)
     client.force_login(organiser)
     address = reverse("scoring:season_edit", kwargs={"slug": season.slug})
     assert client.get(address).status_code == 200
