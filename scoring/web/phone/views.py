@@ -10,6 +10,7 @@ unsent deal on the phone) and a redirect or the page again without it.
 
 from __future__ import annotations
 
+import hmac
 import secrets
 from functools import wraps
 from typing import Any
@@ -26,6 +27,7 @@ from kalooki_tournament.ratelimit import client_ip
 from ...models import Event, SelfEntryDeal, TableKey
 from ...selectors.self_entry import PhonePage, key_for_short_code, key_for_token, phone_page, phone_path
 from ...selectors.set_page import deal_preview
+from ...self_entry_codes import secret_for, split_token
 from ...services import self_entry as service
 from ..forms import DealEntry
 from ..view_support import refusal_status
@@ -45,19 +47,28 @@ def _too_many(wait: int) -> HttpResponse:
     return response
 
 
+def _genuine(token: str) -> bool:
+    """The token's secret is the one the site's key gives its selector (constant time, no database): a
+    made-up token is known for wrong before anything is looked up."""
+    parts = split_token(token)
+    if parts is None:
+        return False
+    selector, secret = parts
+    return hmac.compare_digest(secret_for(selector).encode(), secret.encode())
+
+
 def token_view(view):
-    """Open the key the URL's token names (`key=`), or 404; a wrong token counts as a wrong try of the
-    address (five a minute, then 429 whatever the token)."""
+    """Open the key the URL's token names (`key=`), or 404. A wrong token is a wrong try of the address
+    (five a minute, tokens and codes together, then 429); a genuine one is looked up and answered even
+    while the address is locked out for wrong ones."""
 
     @wraps(view)
     def wrapper(request, token: str, **kwargs):
-        address = client_ip(request)
-        wait = limit.waiting(address)
-        if wait:
-            return _too_many(wait)
-        key = key_for_token(token)
+        key = key_for_token(token) if _genuine(token) else None
         if key is None:
-            limit.claim(address)
+            wait, _ = limit.claim(client_ip(request))
+            if wait:
+                return _too_many(wait)
             raise Http404("No table has this code.")
         event = key.table.round.event
         if not event.game.phones:
@@ -182,7 +193,8 @@ def check(request, token: str, *, key: TableKey):
 
 def _answer(request, token: str, key: TableKey, *, ok: bool, message: str, status: int = 200, **extra):
     if _wants_json(request):
-        return JsonResponse({"ok": ok, "message": message, **extra}, status=status)
+        shown = {name: value for name, value in extra.items() if name != "page"}
+        return JsonResponse({"ok": ok, "message": message, **shown}, status=status)
     if ok:
         messages.success(request, message)
         return redirect(reverse("scoring:self_entry_phone", kwargs={"token": token}))
@@ -212,6 +224,20 @@ def enter(request, token: str, *, key: TableKey):
             device=device,
             data=entry.as_deal_data(),
             idempotency_key=request.POST.get("idempotency_key", ""),
+        )
+    except service.SelfEntryResent as exc:
+        # The key was sent first with other values: the phone keeps what it sent, and may send it again
+        # under a fresh key (the page without script shows it in the form).
+        return _answer(
+            request,
+            token,
+            key,
+            ok=False,
+            message=" ".join(exc.messages),
+            status=409,
+            kept=True,
+            idempotency_key=secrets.token_urlsafe(18),
+            page={"entry": entry},
         )
     except ValidationError as exc:
         status = 409 if isinstance(exc, service.SelfEntryClosed) else refusal_status(exc)
@@ -282,11 +308,8 @@ def short_code(request):
     context: dict[str, Any] = {"events": events, "problem": "", "posted": request.POST}
     if request.method != "POST":
         return render(request, "phone/short_code.html", context)
-    address = client_ip(request)
-    wait = limit.waiting(address)
-    slot = ""
-    if not wait:
-        wait, slot = limit.claim(address)
+    # The try is counted before the code is compared: of simultaneous tries at most five are.
+    wait, slot = limit.claim(client_ip(request))
     if wait:
         context["problem"] = f"Too many wrong codes from this address: try again in {wait} seconds."
         response = render(request, "phone/short_code.html", context, status=429)
