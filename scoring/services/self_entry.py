@@ -10,10 +10,12 @@ when they were issued.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -36,6 +38,11 @@ MAX_IDEMPOTENCY = 64
 
 class SelfEntryClosed(ValidationError):
     """The table's page accepts no entry: the set is verified, the key retired, self-entry off."""
+
+
+class SelfEntryResent(ValidationError):
+    """An idempotency key sent again with other values: nothing is saved or changed (409), and the
+    phone keeps what it sent."""
 
 
 def _new_key(table: Table) -> TableKey:
@@ -197,21 +204,53 @@ def _state(entry: SelfEntryDeal) -> dict[str, Any]:
     }
 
 
+def _as_stored(data: Any) -> Any:
+    return json.loads(json.dumps(data, cls=DjangoJSONEncoder))
+
+
+def _resent(sent: SelfEntryDeal, game_set: GameSet, seat: Any, data: Mapping[str, Any]) -> SelfEntryDeal:
+    """`sent`, when `data` and `seat` are what made it (a phone sending its deal again); else
+    `SelfEntryResent`: the key was sent first with other values, which stand."""
+    try:
+        same_seat = int(seat) == sent.entered_seat
+    except (TypeError, ValueError):
+        same_seat = False
+    try:
+        record = read_deal(
+            data,
+            players=[row.entry.player.name for row in seats_of(game_set)],
+            rules=game_set.table.round.event.ruleset(),
+            default_number=sent.number,
+        )
+        same = _as_stored(record.as_dict()) == _as_stored(sent.data)
+    except ValidationError:
+        same = False
+    if same and same_seat:
+        return sent
+    raise SelfEntryResent(
+        f"Deal {sent.number} was already sent from this page with other values, and those stand: this "
+        f"send changed nothing. What you typed is kept on this phone: check deal {sent.number} on the "
+        "page, then send it again to let the director choose between the two, or reject the first.",
+        code="resent",
+    )
+
+
 @transaction.atomic
 def self_entry_submit(
     *, key: TableKey, seat: Any, device: str, data: Mapping[str, Any], idempotency_key: str
 ) -> tuple[SelfEntryDeal, bool]:
     """A deal entered at the table, waiting for another seat's confirmation: (entry, created). The same
     `idempotency_key` sent again (a phone resending after the network came back) returns the entry
-    it made the first time. A second entry for a deal already entered or recorded waits for the
-    director, with the first, as a conflict."""
+    it made the first time; sent again with other values it is refused (`SelfEntryResent`). A second
+    entry for a deal already entered or recorded waits for the director, with the first, as a
+    conflict."""
     idempotency_key = (idempotency_key or "").strip()
     if not idempotency_key or len(idempotency_key) > MAX_IDEMPOTENCY:
         raise ValidationError("The phone sent no idempotency key: reload the page and enter the deal again.")
     game_set = _open_set(key)
     sent = SelfEntryDeal.objects.filter(game_set=game_set, idempotency_key=idempotency_key).first()
     if sent is not None:
-        return sent, False
+        return _resent(sent, game_set, seat, data), False
     position, name = _seat(game_set, seat)
     device = _device(device)
     seats = seats_of(game_set)
@@ -252,7 +291,8 @@ def self_entry_submit(
             entry.save()
     except IntegrityError:
         # The same deal sent twice at once: the other request saved it.
-        return SelfEntryDeal.objects.get(game_set=game_set, idempotency_key=idempotency_key), False
+        sent = SelfEntryDeal.objects.get(game_set=game_set, idempotency_key=idempotency_key)
+        return _resent(sent, game_set, seat, data), False
     entry.game_set = game_set
     _audit(entry, "entered", before=None, after={**_state(entry), "by": name, "data": entry.data})
     return entry, True

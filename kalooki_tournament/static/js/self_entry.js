@@ -2,7 +2,10 @@
    with the idempotency key the page gave it, and sent again until the server has answered — when the
    network comes back, on a timer, when the page is opened again — so it is never lost; the server
    saves a key once, so it is never saved twice. Until then the page says "saved on this phone, not
-   sent yet". The seat chosen ("I am") is remembered for the next deal. */
+   sent yet". A key the server already saved with other values is refused (409, `kept`): the copy stays
+   on this phone, held (not sent again by itself), back in the form with the server's message and a
+   fresh key, and it is sent only when the player sends the form again. The seat chosen ("I am") is
+   remembered for the next deal. */
 (function () {
   "use strict";
   var form = document.querySelector("[data-self-entry-form]");
@@ -38,7 +41,7 @@
 
   function send() {
     var pending = storageKey ? read(storageKey) : null;
-    if (!pending || sending) { return; }
+    if (!pending || pending.held || sending) { return; }
     sending = true;
     showOutbox(true);
     window.fetch(pending.url, {
@@ -59,9 +62,14 @@
       return response.json().then(function (answer) { return { status: response.status, answer: answer }; });
     }).then(function (result) {
       sending = false;
+      showOutbox(false);
+      if (result.status === 409 && result.answer.kept) {
+        // The key was saved before with other values: keep this copy, held until sent again by hand.
+        hold(pending, result.answer);
+        return;
+      }
       // Answered: saved (or refused, with the reason) — either way nothing is left to send.
       write(storageKey, null);
-      showOutbox(false);
       if (result.answer.ok) {
         try { window.sessionStorage.setItem("kalooki:self-entry:flash", result.answer.message); } catch (e) { /* no flash */ }
         window.location.reload();
@@ -80,6 +88,20 @@
     if (timer === null) {
       timer = window.setTimeout(function () { timer = null; send(); }, 4000);
     }
+  }
+
+  /* A copy the server would not take under its key: kept, shown with the server's message, and sent
+     again (under the form's fresh key) only when the player sends the form. */
+  function hold(pending, answer) {
+    var held = { url: pending.url, body: pending.body, held: true, message: answer.message || "" };
+    write(storageKey, held);
+    showHeld(held);
+    var key = form ? form.querySelector("[data-idempotency-key]") : null;
+    if (key && answer.idempotency_key) { key.value = answer.idempotency_key; }
+  }
+  function showHeld(held) {
+    showProblem(held.message || "This deal was not sent: check it and send it again.");
+    restore(held.body);
   }
 
   /* A refused deal comes back into the form so it can be put right. */
@@ -122,12 +144,14 @@
       event.preventDefault();
       showProblem("");
       var pending = read(storageKey);
-      if (pending) { send(); return; }
+      if (pending && !pending.held) { send(); return; }
+      // A held copy is replaced by the form as it is now, with the form's own key.
       var body = new URLSearchParams(new FormData(form)).toString();
       write(storageKey, { url: form.action, body: body });
       send();
     });
-    if (read(storageKey)) { send(); }
+    var kept = read(storageKey);
+    if (kept && kept.held) { showHeld(kept); } else if (kept) { send(); }
   }
   window.addEventListener("online", send);
 })();
