@@ -62,6 +62,7 @@ ACCESS: dict[str, tuple[str, str]] = {
     # scoring/event_urls.py
     "desk": ("login", "sent_on"),
     "event_new": ("organiser", "page"),
+    "director_search": ("organiser", "page"),
     "event_settings": ("event_organiser", "page"),
     "event_clone": ("event_organiser", "page"),
     # scoring/self_entry_urls.py: the director's desk

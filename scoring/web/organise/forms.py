@@ -19,6 +19,7 @@ from adjudication.engine.parameters import InvalidRuleSet, rules_dict
 from adjudication.engine.rules import PRESET_NAMES, ruleset_from
 
 from ...models import TIEBREAKS, Event
+from ...selectors.accounts import director_label
 from ...services import EDITABLE_EVENT_FIELDS
 from ..forms import AlertsMixin
 
@@ -163,7 +164,12 @@ class EventForm(AlertsMixin, forms.Form):
         self.frozen = frozen
         users = get_user_model().objects.filter(is_active=True).order_by("username")
         self.fields["directors"].queryset = users
-        self.fields["directors"].label_from_instance = lambda user: user.get_username()
+        self.fields["directors"].label_from_instance = director_label
+        # Only the chosen directors are listed; others are found by name (`scoring:director_search`),
+        # so the page never lists every account (issue 22). Any active account is still accepted.
+        self.fields["directors"].widget.choices = [
+            (user.pk, director_label(user)) for user in users.filter(pk__in=self._chosen_directors())
+        ]
         # The tie-break chain, in order: one choice a place, blank to end the chain.
         choices = [("", "—"), *((key, TIEBREAK_LABELS.get(key, key)) for key in TIEBREAKS)]
         for place in range(1, len(TIEBREAKS) + 1):
@@ -195,6 +201,15 @@ class EventForm(AlertsMixin, forms.Form):
         if frozen:
             for name in self.frozen_fields():
                 self.fields[name].disabled = True
+
+    def _chosen_directors(self) -> list[int]:
+        """The ids of the directors the form holds: posted, else initial."""
+        if self.is_bound:
+            values = self.data.getlist(self.add_prefix("directors")) if hasattr(self.data, "getlist") else []
+        else:
+            values = self.initial.get("directors") or self.fields["directors"].initial or []
+        ids = [getattr(value, "pk", value) for value in values]
+        return [int(pk) for pk in ids if str(pk).isdigit() and len(str(pk)) < 19]
 
     def frozen_fields(self) -> list[str]:
         """The fields the service freezes once a result exists (FROZEN_EVENT_FIELDS)."""

@@ -8,6 +8,7 @@ the form again with the service's message beside the field it names.
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
+from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -15,6 +16,7 @@ from django.views.decorators.http import require_http_methods
 
 from ... import services
 from ...models import DEFAULT_TIEBREAKS, Event
+from ...selectors.accounts import director_matches
 from ..permissions import desk_event, is_organiser, organiser_required
 from ..view_support import post_form, posted
 from .forms import FROZEN_REASON, EventCloneForm, EventForm
@@ -130,3 +132,11 @@ def event_clone(request, event: Event):
         then=lambda clone: reverse("scoring:event_settings", kwargs={"slug": clone.slug}),
         page=page,
     )
+
+
+@organiser_required
+@require_http_methods(["GET", "HEAD"])
+def director_search(request):
+    """The event form's search for directors: `?q=` a few letters of a name -> matching accounts as JSON
+    ({"results": [{"id", "name"}]}), for organisers only; the form lists only the chosen ones."""
+    return JsonResponse({"results": director_matches(request.GET.get("q", ""))})
