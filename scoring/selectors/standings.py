@@ -161,9 +161,11 @@ def _standings_sql(
     one when the round has closed; provisional — every set with a scored deal.
 
     `scored` is the only pass over the results (one row per counted result); `per_set` sums them per
-    (set, player), grouped by two integer columns. `sets` finds each set's lowest total and whether
-    the set is complete — R20: won after its nine scored deals (a verified set is complete by
-    decision), equal lowest totals share the win. The rest adds the sets up per player and joins the
+    (set, player), grouped by two integer columns — and sorted to be grouped, so every column a result
+    row carries into it costs time: what is the same for a whole set is left to `sets`. `sets` finds
+    each set's lowest total, whether the set is complete — R20: won after its nine scored deals (a
+    verified set is complete by decision), equal lowest totals share the win — and whether it is
+    being corrected. The rest adds the sets up per player and joins the
     names onto one row per player.
     """
     quote = connection.ops.quote_name
@@ -178,8 +180,7 @@ def _standings_sql(
     closed = f"{col('ro', Round, 'closed_at')} IS NOT NULL"
     reopened = f"{closed} AND {col('g', GameSet, 'corrected_after_verification')}"
     where = [f"{col('ro', Round, 'event')} = %s", f"NOT {col('d', Deal, 'void')}"]
-    # The `correcting` column's status test comes first in the statement, then the WHERE clause's.
-    params: list[Any] = [GameSet.Status.VERIFIED, event_id]
+    params: list[Any] = [event_id]
     if not provisional:
         # A closed round stays closed: its reopened set counts with its entries as they stand.
         where.append(f"({verified} OR ({reopened}))")
@@ -218,13 +219,12 @@ def _standings_sql(
     sql = f"""
         WITH per_set AS (
             SELECT set_id, entry_id, SUM(penalty) AS total, MAX(penalty) AS worst, COUNT(*) AS deals,
-                   SUM(won) AS won, SUM(doubled) AS doubled, MAX(correcting) AS correcting
+                   SUM(won) AS won, SUM(doubled) AS doubled
             FROM (
                 SELECT {col("d", Deal, "game_set")} AS set_id, {col("r", DealResult, "entry")} AS entry_id,
                        {col("r", DealResult, "penalty")} AS penalty,
                        CASE WHEN {went_out} THEN 1 ELSE 0 END AS won,
-                       CASE WHEN {went_out} AND {col("d", Deal, "doubled")} THEN 1 ELSE 0 END AS doubled,
-                       CASE WHEN {reopened} AND NOT {verified} THEN 1 ELSE 0 END AS correcting
+                       CASE WHEN {went_out} AND {col("d", Deal, "doubled")} THEN 1 ELSE 0 END AS doubled
                 FROM {table(DealResult)} r
                 JOIN {table(Deal)} d ON d.id = {col("r", DealResult, "deal")}
                 JOIN {table(GameSet)} g ON g.id = {col("d", Deal, "game_set")}
@@ -237,7 +237,8 @@ def _standings_sql(
         sets AS (
             SELECT s.set_id, {col("ro", Round, "number")} AS round, MIN(s.total) AS lowest,
                    CASE WHEN {col("g", GameSet, "status")} = %s OR MAX(s.deals) >= %s
-                        THEN 1 ELSE 0 END AS complete
+                        THEN 1 ELSE 0 END AS complete,
+                   MAX(CASE WHEN {reopened} AND NOT {verified} THEN 1 ELSE 0 END) AS correcting
             FROM per_set s
             JOIN {table(GameSet)} g ON g.id = s.set_id
             JOIN {table(Table)} t ON t.id = {col("g", GameSet, "table")}
@@ -245,7 +246,7 @@ def _standings_sql(
             GROUP BY s.set_id, {col("g", GameSet, "status")}, {col("ro", Round, "number")}
         ),
         judged AS (
-            SELECT s.entry_id, s.total, s.worst, s.deals, s.won, s.doubled, s.correcting, x.round,
+            SELECT s.entry_id, s.total, s.worst, s.deals, s.won, s.doubled, x.correcting, x.round,
                    CASE WHEN x.complete = 1 AND s.total = x.lowest THEN 1 ELSE 0 END AS set_won
             FROM per_set s JOIN sets x ON x.set_id = s.set_id
         ),{players}
@@ -254,7 +255,7 @@ def _standings_sql(
         JOIN {table(Entry)} e ON e.id = a.entry_id
         JOIN {table(Player)} p ON p.id = {col("e", Entry, "player")}
     """
-    return sql, [*params, GameSet.Status.VERIFIED, DEALS_PER_SET]
+    return sql, [*params, GameSet.Status.VERIFIED, DEALS_PER_SET, GameSet.Status.VERIFIED]
 
 
 _STATS = ("total", "sets", "deals", "sets_won", "deals_won", "doubled_outs", "worst_deal")

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db.models import Case, Count, F, IntegerField, Q, When
+
 from ..models import Event, GameSet, Table
 
 OFFICIAL = "official"
@@ -150,27 +152,28 @@ def standings_scope(
 ) -> StandingsScope:
     """The scope of a standings view of `event`. One query (the event's tables; rounds with no seated
     table are ignored)."""
+    # One row per round and set status, and one of its own for each set being corrected (a closed
+    # round's reopened set: it names its table): a few dozen rows, not one for every table.
+    being_corrected = Q(round__closed_at__isnull=False, game_set__corrected_after_verification=True) & ~Q(
+        game_set__status=GameSet.Status.VERIFIED
+    )
     rows = (
         Table.objects.filter(round__event=event)
-        .order_by("round__number", "number")
-        .values_list(
-            "round__number",
-            "round__closed_at",
-            "number",
-            "game_set__status",
-            "game_set__corrected_after_verification",
-        )
+        .annotate(corrected=Case(When(being_corrected, then=F("number")), output_field=IntegerField()))
+        .values_list("round__number", "round__closed_at", "game_set__status", "corrected")
+        .annotate(tables=Count("pk"))
+        .order_by("round__number", "corrected")
     )
     counts: dict[int, list[int]] = {}
     closed: dict[int, bool] = {}
     corrected = []
-    for number, closed_at, table, status, was_corrected in rows:
+    for number, closed_at, status, table, tables in rows:
         tally = counts.setdefault(number, [0, 0])
-        tally[0] += 1
-        verified = status == GameSet.Status.VERIFIED
-        tally[1] += int(verified)
+        tally[0] += tables
+        if status == GameSet.Status.VERIFIED:
+            tally[1] += tables
         closed[number] = closed_at is not None
-        if closed_at is not None and status is not None and not verified and was_corrected:
+        if table is not None:
             corrected.append(CorrectedSet(round=number, table=table))
     rounds = tuple(
         RoundProgress(number=number, tables=tables, verified=verified, closed=closed[number])
