@@ -23,7 +23,7 @@ from django.urls import reverse
 from kalooki_tournament import ratelimit, shared_cache
 from scoring import page_cache, services
 from scoring.models import Deal
-from tests.scoring.self_entry_support import phone_url, table_token
+from tests.scoring.self_entry_support import deal_one_form, phone_url, table_token, turn_on
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db]
 
@@ -79,6 +79,23 @@ def test_public_pages_the_log_in_page_and_a_phone_page_answer_with_the_cache_dow
     for url in pages:
         for _ in range(2):
             assert client.get(url).status_code == 200, url
+
+
+def test_phones_enter_and_confirm_a_deal_with_the_cache_down(cache_down, event, director, game_set):
+    from scoring.models import SelfEntryDeal
+
+    turn_on(event, director)
+    token = table_token(game_set)
+    ann, bob = Client(REMOTE_ADDR="10.1.1.1"), Client(REMOTE_ADDR="10.1.1.2")
+    assert ann.get(phone_url(token)).status_code == 200 and bob.get(phone_url(token)).status_code == 200
+    json = {"HTTP_ACCEPT": "application/json"}
+    answer = ann.post(phone_url(token, "self_entry_enter"), deal_one_form(game_set), **json)
+    assert answer.status_code == 200 and answer.json()["ok"]
+    entry = SelfEntryDeal.objects.get()
+    confirm = phone_url(token, "self_entry_confirm", entry_id=entry.pk)
+    answer = bob.post(confirm, {"version": entry.version, "seat": 2}, **json)
+    assert answer.status_code == 200 and answer.json()["ok"]
+    assert Deal.objects.filter(game_set=game_set).count() == 1
 
 
 def test_a_directors_save_is_stored_with_the_cache_down(cache_down, director, game_set, example_sheet):
