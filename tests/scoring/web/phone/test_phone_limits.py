@@ -26,6 +26,7 @@ from self_entry_support import (
 
 from adjudication.models import AuditEntry
 from kalooki_tournament import shared_cache
+from scoring import page_cache
 from scoring import self_entry_codes as codes
 from scoring.models import SelfEntryDeal
 from scoring.selectors.self_entry import key_for_token
@@ -204,6 +205,23 @@ def test_a_limit_cache_that_fails_never_makes_a_phone_request_a_server_error(cli
     code = codes.short_code_for(key_for_token(token).selector)
     right = client.post(reverse("scoring:self_entry_short"), {"event": event.slug, "table": 1, "code": code})
     assert right.status_code == 302
+
+
+def test_with_redis_at_a_closed_port_the_limit_still_counts_in_the_database(client, table, settings):
+    settings.CACHES = shared_cache.shared_caches("redis://127.0.0.1:1/0")
+    shared_cache.reset_health()
+    caches["ratelimit"].clear()
+    try:
+        token = table_token(table)
+        for _ in range(5):
+            assert client.get(phone_url(wrong_token())).status_code == 404
+        assert client.get(phone_url(wrong_token())).status_code == 429
+        assert wrong_code(client, table.table.round.event).status_code == 429
+        assert client.get(phone_url(token)).status_code == 200
+    finally:
+        caches["ratelimit"].clear()
+        page_cache.forget_owed_moves()
+        shared_cache.reset_health()
 
 
 # --- an idempotency key sent again ------------------------------------------------------------------
