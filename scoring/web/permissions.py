@@ -13,6 +13,7 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 
 from ..models import Event
+from ..services.authority import foreign_events
 
 
 def director_event(request, slug: str) -> Event:
@@ -110,7 +111,8 @@ def user_directs(request, event) -> bool:
 def season_organiser_required(view):
     """Decorate a view for organisers that spans events (seasons, merging two records of one player):
     anonymous visitors log in first, others get 403. Unlike `organiser_required`, a `slug` here is a
-    season's, not an event's."""
+    season's, not an event's. The services then refuse (PermissionDenied, 403) an organiser who does not
+    direct every event the change touches (`scoring.services.authority`, issue 22)."""
 
     @wraps(view)
     def wrapper(request, *args, **kwargs):
@@ -121,3 +123,9 @@ def season_organiser_required(view):
         return view(request, *args, **kwargs)
 
     return wrapper
+
+
+def may_act_on_events(user, events) -> bool:
+    """Whether `user` may change what spans `events` (a season): an organiser directing every one of
+    them, or staff — what the services hold (`scoring.services.authority`); for showing a button."""
+    return is_organiser(user) and not foreign_events(user, events)

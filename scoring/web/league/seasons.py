@@ -17,7 +17,7 @@ from ...models import Season
 from ...printing import scoresheets
 from ...printing.pdf_data import season_sheet
 from ...selectors.seasons import event_column, season_events, season_rows
-from ..permissions import is_organiser, season_organiser_required
+from ..permissions import is_organiser, may_act_on_events, season_organiser_required
 from ..responses import pdf_response
 from ..table_page import TableExportView
 from ..tables import export_name
@@ -77,7 +77,7 @@ class SeasonView(TableExportView):
             events=self.events,
             rating_list=self.rating_list,
             games=played_games(self.events),
-            may_run=is_organiser(self.request.user),
+            may_run=may_act_on_events(self.request.user, self.events),
         )
         return context
 

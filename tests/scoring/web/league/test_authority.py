@@ -64,6 +64,11 @@ def test_an_organiser_of_another_event_cannot_edit_the_season(client, world):
     season.refresh_from_db()
     assert season.name == "Winter League"
     assert sorted(season.events.values_list("slug", flat=True)) == ["club-night-1", "club-night-2"]
+    # The season's page offers the change only to those who may make it.
+    page = reverse("scoring:season", kwargs={"slug": season.slug})
+    assert "Change the season" not in client.get(page).content.decode()
+    client.force_login(world["director"])
+    assert "Change the season" in client.get(page).content.decode()
 
 
 def test_an_organiser_cannot_start_a_season_of_events_they_do_not_direct(client, world):
