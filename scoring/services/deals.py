@@ -221,7 +221,9 @@ def deal_record(
     # A deal's place in playing order follows its number; a void deal goes just before its replay.
     index = playing_position(played, record.deal, record.void)
     try:
-        with transaction.atomic():
+        # No savepoint: a clash is never recovered from here, it ends the whole transaction (two
+        # statements fewer a deal).
+        with transaction.atomic(savepoint=False):
             saved = write_deal(
                 game=game,
                 game_set=game_set,
