@@ -82,23 +82,32 @@ def league_log(*, limit: int = 500) -> list[AuditEntry]:
 
 def _mark_undoable(entries: list[AuditEntry]) -> None:
     """`.undo_player` on each merge that can still be undone (`services.players.merge_undo_problem`
-    asks the same, one entry at a time): the kept record's id, else None. Two queries."""
+    asks the same, one entry at a time): the kept record's id, else None; and `.undo_events`, the ids
+    of the events an undo touches (whoever undoes it must direct them all). Three queries."""
     merges = [
         entry
         for entry in entries
         if entry.action == LEAGUE_ACTIONS[1] and isinstance(entry.before, dict) and "entries" in entry.before
     ]
     for entry in entries:
-        entry.undo_player = None
+        entry.undo_player, entry.undo_events = None, set()
     if not merges:
         return
     merged_ids = {entry.before["merged"]["id"] for entry in merges}
     back = set(Player.objects.filter(pk__in=merged_ids).values_list("pk", flat=True))
     entry_ids = {item["id"] for entry in merges for item in entry.before["entries"]}
-    owners = dict(Entry.objects.filter(pk__in=entry_ids).values_list("pk", "player_id"))
+    kept_ids = {entry.before["kept"]["id"] for entry in merges}
+    owners: dict[int, tuple[int, int]] = {}
+    played: dict[int, set[int]] = {}
+    for pk, player_id, event_id in Entry.objects.filter(
+        Q(pk__in=entry_ids) | Q(player_id__in=kept_ids)
+    ).values_list("pk", "player_id", "event_id"):
+        owners[pk] = (player_id, event_id)
+        played.setdefault(player_id, set()).add(event_id)
     for entry in merges:
         kept = entry.before["kept"]["id"]
         if entry.before["merged"]["id"] not in back and all(
-            owners.get(item["id"]) == kept for item in entry.before["entries"]
+            owners.get(item["id"], (None, None))[0] == kept for item in entry.before["entries"]
         ):
             entry.undo_player = kept
+            entry.undo_events = played.get(kept, set())

@@ -14,13 +14,18 @@ from django.views.decorators.http import require_POST, require_safe
 from ...models import Player
 from ...selectors.seasons import league_log
 from ...services.players import player_merge_undo
-from ..permissions import season_organiser_required
+from ..permissions import directed_ids, season_organiser_required
 from ..view_support import post_form
 from .forms import UnmergeForm
 
 
 def _log_page(request, *, form: UnmergeForm | None = None, status: int = 200):
-    return render(request, "league/log.html", {"entries": league_log(), "undo_form": form}, status=status)
+    entries = league_log()
+    directed = directed_ids(request.user)
+    for entry in entries:
+        # The button only for whoever the service lets undo it: the directors of every event involved.
+        entry.may_undo = entry.undo_player is not None and entry.undo_events <= directed
+    return render(request, "league/log.html", {"entries": entries, "undo_form": form}, status=status)
 
 
 @require_safe

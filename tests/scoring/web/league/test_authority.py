@@ -121,8 +121,9 @@ def test_a_merge_is_undone_from_the_league_log(client, world):
     entry = AuditEntry.objects.filter(action="kalooki.player.merged").latest("pk")
     undo = reverse("scoring:player_unmerge", kwargs={"player_id": keep.pk})
 
-    # An organiser of another event may not undo it either.
+    # An organiser of another event may not undo it either: no button, and 403 if posted.
     client.force_login(world["outsider"])
+    assert "Undo this merge" not in client.get(reverse("scoring:league_log")).content.decode()
     before = row_counts()
     assert client.post(undo, {"entry": entry.pk, "reason": "no"}).status_code == 403
     assert row_counts() == before
