@@ -23,7 +23,7 @@ from adjudication.forms import RulingIssueForm
 from adjudication.rulings import score_included_defaults
 from adjudication.views import ruling_issue_post
 
-from ... import background, selectors, services
+from ... import background, page_cache, selectors, services
 from ...models import BackgroundJob, Deal, Entry, Event, GameSet, Round, Seat
 from ...selectors import DealPreview, SetPage
 from ...selectors import jobs as jobs_read
@@ -45,7 +45,7 @@ from ..forms import (
 )
 from ..permissions import director_required, is_organiser
 from ..query import number_param
-from ..view_support import game_set_or_404, post_form, posted, refusal_status, seat_names
+from ..view_support import add_service_errors, game_set_or_404, post_form, posted, refusal_status, seat_names
 from . import british_game
 
 GET_POST = require_http_methods(["GET", "HEAD", "POST"])
@@ -204,6 +204,8 @@ def _dashboard_page(request, event: Event, *, status: int = 200, **forms: Any) -
     seat_form = forms.pop("seat_form", None)
     if seat_form is not None:
         context["seat_forms"][forms.pop("seat_round")] = seat_form
+    # A shared cache that stopped answering costs speed, not service: the desk is told (page_cache).
+    context["cache"] = page_cache.cache_health()
     context.update(forms)
     return render(request, "direct/dashboard.html", context, status=status)
 
@@ -326,17 +328,23 @@ def players_import(request, event: Event):
             text = form.cleaned_data["csv"]
             rows = background.csv_row_count(text)
             if background.in_background(BackgroundJob.Kind.PLAYERS_IMPORT, rows):
-                job = background.start(
-                    event=event,
-                    user=request.user,
-                    kind=BackgroundJob.Kind.PLAYERS_IMPORT,
-                    params={"rows": rows},
-                    source=text,
-                )
-                messages.info(request, f"{rows} rows: imported in the background; its progress is below.")
-                page = reverse("scoring:direct_players_import", kwargs={"slug": event.slug})
-                return redirect(f"{page}?job={job.pk}")
-            report = services.players_import_csv(event=event, user=request.user, data=text)
+                try:
+                    job = background.start(
+                        event=event,
+                        user=request.user,
+                        kind=BackgroundJob.Kind.PLAYERS_IMPORT,
+                        params={"rows": rows},
+                        source=text,
+                    )
+                except ValidationError as exc:
+                    # A file the worker could not store (a control character in a name): said on the form.
+                    add_service_errors(form, exc)
+                else:
+                    messages.info(request, f"{rows} rows: imported in the background; its progress is below.")
+                    page = reverse("scoring:direct_players_import", kwargs={"slug": event.slug})
+                    return redirect(f"{page}?job={job.pk}")
+            else:
+                report = services.players_import_csv(event=event, user=request.user, data=text)
         status = 200 if report is not None and report.ok else 400
     job_id = number_param(request.GET, "job")
     job = jobs_read.event_job(event, job_id) if job_id is not None else None
