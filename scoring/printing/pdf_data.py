@@ -187,6 +187,16 @@ class StandingsSheet:
         return f"{self.event.name} · {scope} {kind}"
 
 
+@dataclass(frozen=True)
+class PrintedCode:
+    """What a printed sheet shows beside its table number: the QR code (an <img>), its address, the
+    short code."""
+
+    url: str
+    image: str
+    short_code: str
+
+
 # --- pure builders ------------------------------------------------------------------------------
 
 EMPTY_BOX, FILLED_BOX, TICKED_BOX = "☐", "■", "☒"

@@ -23,8 +23,7 @@ from django.template.loader import get_template, render_to_string
 from ..collector import collector_paused
 from ..selectors import british_printed, printed
 from ..selectors.british_printed import BritishPrintedSheet
-from ..self_entry_codes import SheetCode
-from .pdf_data import SeasonSheet, Seating, StandingsSheet, TableSheet
+from .pdf_data import PrintedCode, SeasonSheet, Seating, StandingsSheet, TableSheet
 
 CSS_TEMPLATE = "pdf/print.css"
 # Sheets are landscape (nine rows, three columns a player); lists are portrait.
@@ -106,7 +105,7 @@ def write_pdf(html: str) -> bytes:
 
 
 def sheets_html(
-    sheets: Sequence[TableSheet], *, paper: str | None = None, codes: Mapping[int, SheetCode] | None = None
+    sheets: Sequence[TableSheet], *, paper: str | None = None, codes: Mapping[int, PrintedCode] | None = None
 ) -> str:
     """One document holding each sheet on its own page, in the order given; `codes` (by table number)
     puts each table's self-entry QR code and short code beside its number."""
@@ -167,7 +166,7 @@ def seating_html(seating: Seating) -> str:
 
 
 def render_table_sheet(
-    *, game_set=None, table=None, completed: bool, codes: Mapping[int, SheetCode] | None = None
+    *, game_set=None, table=None, completed: bool, codes: Mapping[int, PrintedCode] | None = None
 ) -> bytes:
     """One table's sheet: blank (pre-filled) or completed from the recorded results."""
     if table is None:
@@ -182,7 +181,7 @@ def render_table_sheet(
     return write_pdf(sheets_html([printed.table_sheet(table, completed=completed)], codes=codes))
 
 
-def round_pack_html(*, round, completed: bool = False, codes: Mapping[int, SheetCode] | None = None) -> str:
+def round_pack_html(*, round, completed: bool = False, codes: Mapping[int, PrintedCode] | None = None) -> str:
     if round.event.game.of_hands:
         british = british_printed.british_round_sheets(round, completed=completed)
         return british_sheets_html(british, paper=round.event.paper)
@@ -191,7 +190,7 @@ def round_pack_html(*, round, completed: bool = False, codes: Mapping[int, Sheet
 
 
 def render_round_sheets(
-    *, round, completed: bool = False, codes: Mapping[int, SheetCode] | None = None
+    *, round, completed: bool = False, codes: Mapping[int, PrintedCode] | None = None
 ) -> bytes:
     """Every table's sheet of a round in one PDF, one table a page, in table order."""
     return write_pdf(round_pack_html(round=round, completed=completed, codes=codes))
