@@ -119,8 +119,9 @@ def test_make_run_beyond_loopback_serves_with_gunicorn_in_venue_mode(host):
     assert "load_demo --lock" in commands
     bind = f"[{host}]:8123" if ":" in host else f"{host}:8123"
     assert f"--bind {bind}" in commands
-    # The worker for background jobs runs beside gunicorn, in venue mode too.
-    assert "DJANGO_VENUE=1 .venv/bin/python manage.py db_worker" in commands
+    # The worker for background jobs runs beside gunicorn, in venue mode too, started again if it stops.
+    assert "DJANGO_VENUE=1 .venv/bin/python manage.py jobs_worker" in commands
+    assert "The worker stopped; starting it again." in commands
 
 
 @pytest.mark.parametrize("host", ["", "127.0.0.1", "localhost"])
@@ -129,4 +130,4 @@ def test_make_run_on_loopback_stays_the_developers_server(host):
     assert "gunicorn" not in commands and "DJANGO_VENUE" not in commands
     assert f"manage.py runserver {host or '127.0.0.1'}:8000" in commands
     assert re.search(r"manage\.py load_demo$", commands, flags=re.M)
-    assert "manage.py db_worker" in commands
+    assert "manage.py jobs_worker" in commands
