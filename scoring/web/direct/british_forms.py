@@ -144,8 +144,10 @@ class BritishHandEntry:
         self.game = game
         self.hand = BritishHandForm(data, players=players, most=most, playing=playing, initial=initial or {})
         if not correcting:
-            # A reason is asked of a correction only (the audit entry's "why").
+            # A reason is asked of a correction only (the audit entry's "why"); a new hand carries the
+            # game's version it was typed against, so two entries of one hand save once.
             del self.hand.fields["reason"]
+            self.hand.fields["set_version"].required = True
         if not game.kalookie:
             del self.hand.fields["kalookie"]
         # Seat numbers name the fields (`s2-penalty`): a player's name may hold any character.

@@ -16,7 +16,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def british_game(make_event, director, make_table):
-    event = make_event(name="Hand night", slug="hand-night", ruleset_preset="british", format="placement")
+    event = make_event(
+        name="Hand night", slug="hand-night", ruleset_preset="british-swedish", format="placement"
+    )
     game = make_table(services.round_create(event=event, user=director), THREE)
     return record_hands(game, director, GAME_TO_BOB[:2])
 
@@ -79,3 +81,17 @@ def test_a_refused_delete_of_a_hand_redraws_the_games_page_naming_the_missing_re
     text = response.content.decode()
     assert "Delete hand 2" in text and "This field is required" in text
     assert Deal.objects.filter(game_set=british_game).count() == 2
+
+
+def test_a_new_hand_posted_without_the_games_version_is_refused(as_director, british_game):
+    # As the page posts it: a line for each player still in (the winner's score left blank).
+    post = {"deal": "3", "out": "Ann", "s1-penalty": "", "s2-penalty": "20", "s3-penalty": "3"}
+    response = as_director.post(url(british_game, "direct_table"), post)
+    assert response.status_code == 400
+    assert Deal.objects.filter(game_set=british_game).count() == 2
+    british_game.refresh_from_db()
+    response = as_director.post(
+        url(british_game, "direct_table"), {**post, "set_version": british_game.version}
+    )
+    assert response.status_code == 302
+    assert Deal.objects.filter(game_set=british_game).count() == 3
