@@ -11,19 +11,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
-from ... import services
 from ...games import GameOfHands
 from ...models import Deal, Event, GameSet
 from ...selectors.british_games import GamePage, british_game_page, game_of_set
 from ..forms import DeleteDealForm, ReopenForm, VerifyForm
-from ..view_support import refusal_status
 from .british_forms import BritishHandEntry, line_prefix
+from .saving import record_posted
 
 
 def table_url(event: Event, game_set: GameSet, name: str = "direct_table", **kwargs: Any) -> str:
@@ -190,29 +187,16 @@ def save_hand(request, event: Event, game_set: GameSet, *, sequence: int | None)
     )
     if not entry.is_valid():
         return table_page(request, event, game_set, sequence=sequence, status=400, entry=entry)
-    try:
-        outcome = services.deal_record(
-            game_set=game_set,
-            user=request.user,
-            data=entry.as_hand_data(),
-            deal=deal,
-            expected_version=entry.version,
-            expected_set_version=entry.set_version,
-            reason=entry.reason,
-        )
-    except ValidationError as exc:
-        entry.add_service_error(exc)
-        return table_page(
-            request, event, game_set, sequence=sequence, status=refusal_status(exc), entry=entry
-        )
-    saved = outcome.deal
-    what = f"Hand {saved.number}{' (void: the same dealer deals it again)' if saved.void else ''}"
-    errors = len(outcome.errors)
-    if errors:
-        messages.warning(
-            request,
-            f"{what} saved as a draft: the game has {errors} error finding{'s' if errors != 1 else ''}.",
-        )
-    else:
-        messages.success(request, f"{what} saved.")
+    outcome = record_posted(
+        request,
+        game_set=game_set,
+        entry=entry,
+        data=entry.as_hand_data(),
+        deal=deal,
+        redraw=lambda status: table_page(
+            request, event, game_set, sequence=sequence, status=status, entry=entry
+        ),
+    )
+    if isinstance(outcome, HttpResponse):
+        return outcome
     return redirect(table_url(event, game_set))

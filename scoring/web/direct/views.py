@@ -45,8 +45,9 @@ from ..forms import (
 )
 from ..permissions import director_required, is_organiser
 from ..query import number_param
-from ..view_support import add_service_errors, game_set_or_404, post_form, posted, refusal_status, seat_names
+from ..view_support import add_service_errors, game_set_or_404, post_form, posted, seat_names
 from . import british_game
+from .saving import record_posted
 
 GET_POST = require_http_methods(["GET", "HEAD", "POST"])
 
@@ -369,31 +370,18 @@ def _save_deal(request, event: Event, game_set: GameSet, *, sequence: int | None
     )
     if not entry.is_valid():
         return _table_page(request, event, game_set, sequence=sequence, status=400, entry=entry)
-    try:
-        outcome = services.deal_record(
-            game_set=game_set,
-            user=request.user,
-            data=entry.as_deal_data(),
-            deal=deal,
-            expected_version=entry.version,
-            expected_set_version=entry.set_version,
-            reason=entry.reason,
-        )
-    except ValidationError as exc:
-        entry.add_service_error(exc)
-        return _table_page(
-            request, event, game_set, sequence=sequence, status=refusal_status(exc), entry=entry
-        )
-    saved = outcome.deal
-    what = f"Deal {saved.number}{' (void: it is replayed next)' if saved.void else ''}"
-    errors = len(outcome.errors)
-    if errors:
-        messages.warning(
-            request,
-            f"{what} saved as a draft: the set has {errors} error finding{'s' if errors != 1 else ''}.",
-        )
-    else:
-        messages.success(request, f"{what} saved.")
+    outcome = record_posted(
+        request,
+        game_set=game_set,
+        entry=entry,
+        data=entry.as_deal_data(),
+        deal=deal,
+        redraw=lambda status: _table_page(
+            request, event, game_set, sequence=sequence, status=status, entry=entry
+        ),
+    )
+    if isinstance(outcome, HttpResponse):
+        return outcome
     if _is_htmx(request):
         # One round trip a deal: the next deal's page comes back with the message, not a redirect to it.
         page = _table_page(request, event, game_set)
