@@ -74,28 +74,20 @@ class PlacesTable(RowsTable):
         return value
 
 
-class StandingsTable(PlacesTable):
-    """Event or round standings, best first; ties shown as shared places ("=1"); a player whose
-    counted set is a closed round's set under correction is marked "being corrected"."""
+class EventStandingsTable(PlacesTable):
+    """One event's standings, best first, for any game: ties shown as shared places ("=1"), each player
+    linked to their page, the knock-out columns (`knockout_columns`) only in a knock-out event."""
 
-    round_reached = tables.Column(verbose_name="Round reached", attrs=NUM)
-    total = tables.Column(verbose_name="Total", attrs=NUM)
-    sets = tables.Column(verbose_name="Sets", attrs=NUM)
-    # SCORESHEET.md's text columns: Thru for `deals` (how far each player is), Outs for `deals_won`.
-    deals = tables.Column(verbose_name="Thru", attrs=NUM)
-    sets_won = tables.Column(verbose_name="Sets won", attrs=NUM)
-    deals_won = tables.Column(verbose_name="Outs", attrs=NUM)
-    doubled_outs = tables.Column(verbose_name="Doubled outs", attrs=NUM)
-    worst_deal = tables.Column(verbose_name="Worst deal", attrs=NUM)
+    knockout_columns: tuple[str, ...] = ("round_reached",)
 
     class Meta:
         orderable = True
         empty_text = "No results count yet."
         attrs = {"class": "standings"}
 
-    def __init__(self, data, *, event, knockout: bool = False, **kwargs):
-        exclude = () if knockout else ("round_reached",)
-        super().__init__(data, exclude=exclude, template_name="parts/_standings_table.html", **kwargs)
+    def __init__(self, data, *, event, knockout: bool = False, exclude=(), **kwargs):
+        hidden = (*exclude, *(() if knockout else self.knockout_columns))
+        super().__init__(data, exclude=hidden, **kwargs)
         self.event = event
         self.knockout = knockout
         # The player page's address without the id: one reverse per page, not one per row.
@@ -107,6 +99,29 @@ class StandingsTable(PlacesTable):
             return value
         url = reverse("scoring:player", kwargs={"slug": self.event.slug, "entry_id": entry_id})
         return format_html('<a href="{}">{}</a>', url, value)
+
+
+class StandingsTable(EventStandingsTable):
+    """A set-scored event's standings; a player whose counted set is a closed round's set under
+    correction is marked "being corrected"."""
+
+    round_reached = tables.Column(verbose_name="Round reached", attrs=NUM)
+    total = tables.Column(verbose_name="Total", attrs=NUM)
+    sets = tables.Column(verbose_name="Sets", attrs=NUM)
+    # SCORESHEET.md's text columns: Thru for `deals` (how far each player is), Outs for `deals_won`.
+    deals = tables.Column(verbose_name="Thru", attrs=NUM)
+    sets_won = tables.Column(verbose_name="Sets won", attrs=NUM)
+    deals_won = tables.Column(verbose_name="Outs", attrs=NUM)
+    doubled_outs = tables.Column(verbose_name="Doubled outs", attrs=NUM)
+    worst_deal = tables.Column(verbose_name="Worst deal", attrs=NUM)
+
+    # django-tables2 reads a table's own Meta only: the options are the base's.
+    class Meta(EventStandingsTable.Meta):
+        pass
+
+    def __init__(self, data, **kwargs):
+        kwargs.setdefault("template_name", "parts/_standings_table.html")
+        super().__init__(data, **kwargs)
 
 
 def export_name(*parts) -> str:

@@ -5,14 +5,14 @@ table, so the page, the CSV and the XLSX share the spec's shape and field names.
 from __future__ import annotations
 
 import django_tables2 as tables
-from django.urls import reverse
-from django.utils.html import format_html
 
-from .tables import NUM, PlacesTable
+from .tables import NUM, EventStandingsTable
 
 
-class BritishStandingsTable(PlacesTable):
+class BritishStandingsTable(EventStandingsTable):
     """Placement or knock-out standings of games of hands, best first; shared places shown "=1"."""
+
+    knockout_columns = ("round_reached", "game_place")
 
     round_reached = tables.Column(verbose_name="Round reached", attrs=NUM)
     game_place = tables.Column(verbose_name="Place in that game", attrs=NUM)
@@ -23,21 +23,11 @@ class BritishStandingsTable(PlacesTable):
     # A North American game's rows: what each player collected (NA6), in place of the penalties.
     collected = tables.Column(verbose_name="Collected", attrs=NUM)
 
-    class Meta:
-        orderable = True
-        empty_text = "No results count yet."
-        attrs = {"class": "standings"}
+    # django-tables2 reads a table's own Meta only: the options are the base's.
+    class Meta(EventStandingsTable.Meta):
+        pass
 
-    def __init__(self, data, *, event, knockout: bool = False, **kwargs):
-        exclude = () if knockout else ("round_reached", "game_place")
-        exclude += ("penalty",) if event.game.collects else ("collected",)
-        super().__init__(data, exclude=exclude, **kwargs)
-        self.event = event
-        self.knockout = knockout
-
-    def render_player(self, value, record):
-        entry_id = record.get("entry_id")
-        if entry_id is None:
-            return value
-        url = reverse("scoring:player", kwargs={"slug": self.event.slug, "entry_id": entry_id})
-        return format_html('<a href="{}">{}</a>', url, value)
+    def __init__(self, data, *, event, **kwargs):
+        super().__init__(
+            data, event=event, exclude=("penalty",) if event.game.collects else ("collected",), **kwargs
+        )
