@@ -95,3 +95,14 @@ def test_a_new_hand_posted_without_the_games_version_is_refused(as_director, bri
     )
     assert response.status_code == 302
     assert Deal.objects.filter(game_set=british_game).count() == 3
+
+
+def test_a_hand_number_other_than_the_one_due_is_refused_not_saved_as_a_draft(as_director, british_game):
+    british_game.refresh_from_db()
+    post = {"deal": "200", "out": "Ann", "s1-penalty": "", "s2-penalty": "20", "s3-penalty": "3"}
+    response = as_director.post(
+        url(british_game, "direct_table"), {**post, "set_version": british_game.version}
+    )
+    assert response.status_code == 400
+    assert "Hand 3 is due next, not hand 200." in response.content.decode()
+    assert Deal.objects.filter(game_set=british_game).count() == 2
