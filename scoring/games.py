@@ -63,7 +63,7 @@ PLACEMENT = "placement"
 @dataclass(frozen=True)
 class Verdict:
     """What stands between a set and verifying it: `problems` a written reason may override; whether
-    verifying it now **ends** a game still running (its players left are placed by lower total)."""
+    verifying it now **ends** a game still running (its players left are placed by their totals)."""
 
     problems: tuple[str, ...]
     ends_game: bool = False
@@ -85,8 +85,9 @@ class Game:
     of_hands: bool = False
     # Phones at the table may enter its deals (self-entry).
     phones: bool = True
-    # The desk's live check of a deal being typed; rulings issued on a deal; deals with contracts a
-    # disputed lay-down is checked against (R4–R8).
+    # The desk's live check of a deal being typed; rulings on a deal (issued by a director, or made
+    # from a sheet's marks: over-call, contract error, other points — adjudication.sheet_marks); deals
+    # with contracts a disputed lay-down is checked against (R4–R8).
     live_check: bool = True
     rulings: bool = True
     contracts: bool = True
@@ -104,8 +105,6 @@ class Game:
         "other_points",
         "other_reason",
     )
-    # A sheet's marks (over-call, contract error, other points) make rulings (adjudication.sheet_marks).
-    marks_make_rulings: bool = True
     max_void_deals: int | None = MAX_VOID_DEALS
     # The validator's warning that the set or game is not finished: an override's reason covers it.
     unfinished_code: str = "SET_INCOMPLETE"
@@ -247,7 +246,6 @@ class GameOfHands(Game):
     override_label: str = "Reason (only to end a game still running, or to verify over errors)"
     mark: str | None = "kalookie"
     result_fields: tuple[str, ...] = ("hand", "penalty", "total_written", "opened", "buy_in", "reset_to")
-    marks_make_rulings: bool = False
     max_void_deals: int | None = None
     unfinished_code: str = "GAME_UNFINISHED"
     # B7: a player over the limit may buy back in; B6: a kalookie doubles the others' penalties.

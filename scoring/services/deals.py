@@ -236,7 +236,7 @@ def deal_record(
             in_playing_order(game_set, others, saved, index)
     except IntegrityError as exc:
         raise ValidationError(f"The {word} could not be saved: {exc}") from exc
-    if game.marks_make_rulings:
+    if game.rulings:
         sheet_marks.rulings_sync_from_results(
             deal=saved, user=user, rules=rules, results=saved.results.all(), new=current is None
         )

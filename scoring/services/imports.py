@@ -453,7 +453,7 @@ def sheet_import(
                 ) from None
             except ValidationError as exc:
                 raise prefixed_errors(exc, where) from None
-        if game.marks_make_rulings:
+        if game.rulings:
             sheet_marks.rulings_sync_from_results(deal=deal, user=user, rules=rules)
     set_changed(game_set, user, "sheet imported")
     audit_record(
