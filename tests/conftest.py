@@ -10,6 +10,11 @@ from __future__ import annotations
 import copy
 import json
 import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
 from collections.abc import Mapping, Sequence
 from datetime import date
 from pathlib import Path
@@ -312,3 +317,42 @@ def decode_qr(tmp_path):
         return found
 
     return decode
+
+
+# --- a Redis of the test's own -----------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def own_redis(tmp_path):
+    """A redis-server of the test's own (never the machine's own on 6379) on a free port: (the process,
+    its URL). A test may stop it (SIGSTOP) to play a Redis that stopped answering; it is continued and
+    ended after the test."""
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed (apt-get install redis-server)")
+    port = free_port()
+    server = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+         "--dir", str(tmp_path)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            if time.monotonic() > deadline:
+                server.kill()
+                pytest.fail("redis-server did not start")
+            time.sleep(0.05)
+    yield server, f"redis://127.0.0.1:{port}/0"
+    os.kill(server.pid, signal.SIGCONT)
+    server.terminate()
+    server.wait(timeout=10)

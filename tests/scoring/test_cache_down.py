@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
-import shutil
 import signal
-import socket
-import subprocess
 import time
 
 import pytest
@@ -164,40 +161,6 @@ def test_cache_health_without_a_shared_cache_is_up():
 
 
 # --- a Redis of the test's own, stopped mid-run ---------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-@pytest.fixture
-def own_redis(tmp_path):
-    """A redis-server of this test alone (never the machine's own on 6379), on a free port."""
-    if shutil.which("redis-server") is None:
-        pytest.skip("redis-server is not installed (apt-get install redis-server)")
-    port = free_port()
-    server = subprocess.Popen(
-        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-         "--dir", str(tmp_path)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            if time.monotonic() > deadline:
-                server.kill()
-                pytest.fail("redis-server did not start")
-            time.sleep(0.05)
-    yield server, f"redis://127.0.0.1:{port}/0"
-    os.kill(server.pid, signal.SIGCONT)
-    server.terminate()
-    server.wait(timeout=10)
 
 
 def test_redis_stopped_mid_run_costs_speed_not_service_and_no_stale_page_after(

@@ -10,11 +10,7 @@ Needs DATABASE_URL=postgres://… (two servers share one database); skipped, say
 from __future__ import annotations
 
 import os
-import shutil
 import signal
-import socket
-import subprocess
-import time
 from contextlib import ExitStack
 
 import pytest
@@ -26,40 +22,6 @@ from scoring.bench.server import collected_static, gunicorn
 from tests.site.test_two_servers import NO_RESULTS, PASSWORD, Browser, database_url
 
 pytestmark = [pytest.mark.redis, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-@pytest.fixture
-def own_redis(tmp_path):
-    """A redis-server of this test alone (never the machine's own), on a free port."""
-    if shutil.which("redis-server") is None:
-        pytest.skip("redis-server is not installed (apt-get install redis-server)")
-    port = free_port()
-    server = subprocess.Popen(
-        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-         "--dir", str(tmp_path)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            if time.monotonic() > deadline:
-                server.kill()
-                pytest.fail("redis-server did not start")
-            time.sleep(0.05)
-    yield server, f"redis://127.0.0.1:{port}/0"
-    os.kill(server.pid, signal.SIGCONT)
-    server.terminate()
-    server.wait(timeout=10)
 
 
 @pytest.fixture

@@ -23,6 +23,7 @@ from __future__ import annotations
 import http.client
 import os
 import re
+import signal
 import threading
 import time
 import urllib.request
@@ -34,7 +35,6 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
-import tests.site.test_two_servers_redis_down as neighbour
 from adjudication.engine.simulator import simulate_sheet
 from scoring import selectors
 from scoring.bench.server import collected_static, gunicorn
@@ -44,8 +44,6 @@ from tests.site.test_two_servers import PASSWORD, Browser, database_url
 
 pytestmark = [pytest.mark.redis, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
-# The test's own redis-server on a free port (SIGSTOP/SIGCONT-able), as its neighbour starts it.
-own_redis = neighbour.own_redis
 
 TABLES = 16
 DESKS = 8  # director threads, half on each server
@@ -355,10 +353,10 @@ def test_two_servers_under_load_lose_no_deal_while_redis_is_stopped(night, direc
     try:
         time.sleep(BEFORE_SECONDS)
         clock.stopped_at = time.monotonic()
-        os.kill(redis_server.pid, neighbour.signal.SIGSTOP)
+        os.kill(redis_server.pid, signal.SIGSTOP)
         time.sleep(STOPPED_SECONDS)
     finally:
-        os.kill(redis_server.pid, neighbour.signal.SIGCONT)
+        os.kill(redis_server.pid, signal.SIGCONT)
         clock.continued_at = time.monotonic()
         for thread in threads[:DESKS]:
             thread.join(timeout=RUN_SECONDS + 300)
