@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -434,8 +435,10 @@ NORTH_AMERICAN = GameOfHands(
 GAMES: Mapping[str, Game] = {game.family: game for game in (JAMAICAN, BRITISH, NORTH_AMERICAN)}
 
 
+@lru_cache(maxsize=64)
 def family_of_preset(preset: str) -> str:
-    """The family a ruleset preset belongs to (engine data), "" for an unknown name."""
+    """The family a ruleset preset belongs to (engine data, fixed: kept once read), "" for an unknown
+    name. Row-by-row readers (a round's tables, the rating history) ask it for every row."""
     try:
         return ruleset_from(preset).family
     except InvalidRuleSet:
