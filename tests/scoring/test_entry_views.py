@@ -246,7 +246,7 @@ def test_the_live_check_shows_findings_beside_the_player_and_writes_nothing(as_d
     assert "NOT_DOUBLED" in bob and "V7" in bob
     assert "computed: 186" in bob  # from the hand, to compare with the paper
     assert "running total 93" in bob
-    assert 'hx-swap-oob="true"' in html
+    assert 'data-hx-swap-oob="true"' in html
     assert not Deal.objects.filter(game_set=game_set).exists()
     assert GameSet.objects.get(pk=game_set.pk).version == version
 

@@ -4,8 +4,8 @@
    calls, skipping the winner's score (0 is implied) — and on the last player saves the deal. A save with
    empty lines names them beside the lines and waits; Enter again saves anyway (a draft the validator
    reports). "+" or Alt+M opens a line's other fields, "?" the cheat-sheet. The save itself is htmx
-   (hx-post on the form): the next deal's page comes back in one round trip, and focus goes to its first
-   field, or to the first field a refused save names. The live check is htmx too (hx-post on #deal-check). */
+   (data-hx-post on the form): the next deal's page comes back in one round trip, and focus goes to its first
+   field, or to the first field a refused save names. The live check is htmx too (data-hx-post on #deal-check). */
 (function () {
   "use strict";
 
