@@ -19,7 +19,7 @@ from ...games import GameOfHands
 from ...models import Deal, Event, GameSet
 from ...selectors.british_games import GamePage, british_game_page, game_of_set
 from ..forms import DeleteDealForm, ReopenForm, VerifyForm
-from .british_forms import BritishHandEntry, line_prefix
+from ..hand_forms import BritishHandEntry, hand_lines, line_prefix, live_reset
 from .saving import record_posted
 
 
@@ -106,42 +106,6 @@ def _entry(page: GamePage, sequence: int | None) -> BritishHandEntry | None:
     )
 
 
-def _lines(page: GamePage, entry: BritishHandEntry | None, sequence: int | None) -> list[tuple[Any, ...]]:
-    """The hand form's lines with each player's total before the hand and the buy-ins they had left then:
-    the game as it stands for the next hand; for a correction, the game's own cells up to that hand."""
-    if entry is None:
-        return []
-    allowed = getattr(page.rules, "buy_ins", 0)
-    row = page.row_played(sequence) if sequence else None
-    if row is None:
-        before = {seat.player: (seat.total, seat.buy_ins_left) for seat in page.seats}
-    else:
-        earlier = page.rows[: page.rows.index(row)]
-        before = {}
-        for index, seat in enumerate(page.seats):
-            cells = [done.cells[index] for done in earlier if done.cells[index].played]
-            bought = sum(1 for cell in cells if cell.buy_in)
-            before[seat.player] = (cells[-1].total if cells else 0, max(allowed - bought, 0))
-    return [(name, form, *before.get(name, (0, 0))) for name, form in entry.lines]
-
-
-def _live_reset(page: GamePage) -> dict[str, int] | None:
-    """What the page's script needs to show a buy-in's reset value while the director types (B5, B6,
-    B7): the limit, the card values and a kalookie's factor; None for a game without buy-ins."""
-    rules = page.rules
-    if not getattr(rules, "buy_ins", 0):
-        return None
-    values = rules.card_values
-    return {
-        "limit": rules.limit,
-        "joker": values.joker,
-        "black_ace": values.black_ace,
-        "red_ace": values.red_ace,
-        "ten_to_king": values.ten_to_king,
-        "kalookie_factor": rules.penalty_factor(kalookie=True),
-    }
-
-
 def table_page(
     request, event: Event, game_set: GameSet, *, sequence: int | None = None, status: int = 200, **forms: Any
 ) -> HttpResponse:
@@ -164,8 +128,8 @@ def table_page(
     if editing is not None and not game_set.is_verified and "delete_form" not in forms:
         context["delete_form"] = DeleteDealForm(initial={"version": editing.version}, game=event.game)
     context.update(forms)
-    context["lines"] = _lines(page, context["entry"], sequence)
-    context["live_reset"] = _live_reset(page)
+    context["lines"] = hand_lines(page, context["entry"], sequence)
+    context["live_reset"] = live_reset(page)
     return render(request, "direct/british_table.html", context, status=status)
 
 

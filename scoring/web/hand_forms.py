@@ -1,4 +1,6 @@
-"""The director's British Kalooki hand form: what a British hand has on the paper (RULES.md B1–B9).
+"""The hand form of a game of hands (British Kalooki, RULES.md B1–B9; North American Kaluki, NA1–NA6):
+what a hand has on the paper. The director's table page and the table's phone page both use it, so a
+hand is typed, read and checked the same way wherever it comes from.
 
 Who went out, whether it was a kalookie, each player still in: the score or the cards left in hand,
 the running total as written (optional: it is computed and shown beside the line), opened, and a
@@ -16,9 +18,10 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
-from ...games import BRITISH, GameOfHands
-from ..forms import AlertsMixin
-from ..view_support import add_service_errors
+from ..games import BRITISH, GameOfHands
+from ..selectors.british_games import GamePage
+from .forms import AlertsMixin
+from .view_support import add_service_errors
 
 FLAG = [("", "—"), ("yes", "yes"), ("no", "no")]
 
@@ -209,3 +212,42 @@ class BritishHandEntry:
 
     def alerts(self) -> list[str]:
         return self.hand.alerts()
+
+
+def hand_lines(
+    page: GamePage, entry: BritishHandEntry | None, sequence: int | None = None
+) -> list[tuple[Any, ...]]:
+    """The hand form's lines with each player's total before the hand and the buy-ins they had left then:
+    the game as it stands for the next hand; for a correction, the game's own cells up to that hand."""
+    if entry is None:
+        return []
+    allowed = getattr(page.rules, "buy_ins", 0)
+    row = page.row_played(sequence) if sequence else None
+    if row is None:
+        before = {seat.player: (seat.total, seat.buy_ins_left) for seat in page.seats}
+    else:
+        earlier = page.rows[: page.rows.index(row)]
+        before = {}
+        for index, seat in enumerate(page.seats):
+            cells = [done.cells[index] for done in earlier if done.cells[index].played]
+            bought = sum(1 for cell in cells if cell.buy_in)
+            before[seat.player] = (cells[-1].total if cells else 0, max(allowed - bought, 0))
+    return [(name, form, *before.get(name, (0, 0))) for name, form in entry.lines]
+
+
+def live_reset(page: GamePage) -> dict[str, int] | None:
+    """What a page's script (static/js/british-hand.js) needs to show a buy-in's reset value while the
+    hand is typed (B5, B6, B7): the limit, the card values and a kalookie's factor; None for a game
+    without buy-ins."""
+    rules = page.rules
+    if not getattr(rules, "buy_ins", 0):
+        return None
+    values = rules.card_values
+    return {
+        "limit": rules.limit,
+        "joker": values.joker,
+        "black_ace": values.black_ace,
+        "red_ace": values.red_ace,
+        "ten_to_king": values.ten_to_king,
+        "kalookie_factor": rules.penalty_factor(kalookie=True),
+    }
