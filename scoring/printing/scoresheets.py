@@ -230,6 +230,38 @@ def render_round_sheets_in_parts(
     return data
 
 
+def render_fallback_pack(
+    *,
+    round,
+    codes: Mapping[int, PrintedCode] | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
+) -> bytes:
+    """What a director prints when the night goes wrong (the laptop, the network): the round's seating
+    lists (by name, by table) and every table's blank sheet, in one PDF. Each document keeps its own
+    page size (the lists portrait, a set's sheets landscape)."""
+    from weasyprint import HTML
+
+    from .pdf_fetcher import BASE_URL, AppFilesFetcher
+
+    report = progress or (lambda done, total, step: None)
+    report(0, 3, "laying out the seating lists")
+    with collector_paused():
+        seating = HTML(
+            string=seating_html(printed.round_seating(round)),
+            base_url=BASE_URL,
+            url_fetcher=AppFilesFetcher(),
+        )
+        documents = [seating.render()]
+        report(1, 3, "laying out the blank sheets")
+        sheets = round_pack_html(round=round, completed=False, codes=codes)
+        documents.append(HTML(string=sheets, base_url=BASE_URL, url_fetcher=AppFilesFetcher()).render())
+        report(2, 3, "writing the PDF")
+        pages = [page for document in documents for page in document.pages]
+        data = documents[0].copy(pages).write_pdf()
+    report(3, 3, "ready")
+    return data
+
+
 def render_standings(*, event, round_number: int | None = None, provisional: bool = False) -> bytes:
     """Event or round standings; the header row repeats on every page, the totals print once."""
     if event.game.of_hands:

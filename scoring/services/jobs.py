@@ -194,8 +194,13 @@ def _round_pack(job: BackgroundJob, progress: Callable[[int, int, str], None]) -
     params = job.params
     rnd = Round.objects.select_related("event").get(event=job.event, number=params["round"])
     completed = bool(params.get("completed"))
-    data = scoresheets.render_round_sheets_in_parts(round=rnd, completed=completed, progress=progress)
-    kind = "sheets" if completed else "blank-sheets"
+    if params.get("fallback"):
+        # The "what can go wrong" page's pack: the seating lists and every blank sheet.
+        data = scoresheets.render_fallback_pack(round=rnd, progress=progress)
+        kind, what = "fallback-pack", "fallback pack (seating lists and blank sheets)"
+    else:
+        data = scoresheets.render_round_sheets_in_parts(round=rnd, completed=completed, progress=progress)
+        kind, what = ("sheets" if completed else "blank-sheets"), "score sheets"
     _finish(
         job.pk,
         job.task_id,
@@ -203,7 +208,7 @@ def _round_pack(job: BackgroundJob, progress: Callable[[int, int, str], None]) -
         result=data,
         filename=f"{job.event.slug}-r{rnd.number}-{kind}.pdf",
         step="ready",
-        message=f"Round {rnd.number}'s score sheets are ready to download.",
+        message=f"Round {rnd.number}'s {what} {'is' if params.get('fallback') else 'are'} ready to download.",
     )
 
 

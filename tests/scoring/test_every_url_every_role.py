@@ -103,10 +103,13 @@ ACCESS: dict[str, tuple[str, str]] = {
     "direct_job_standings": ("director", "post"),
     "direct_job_status": ("director", "page"),
     "direct_job_download": ("director", "page"),
+    "direct_console": ("director", "page"),
+    "direct_what_can_go_wrong": ("director", "page"),
     # scoring/pdf_urls.py
     "pdf_table_blank": ("director", "page"),
     "pdf_table_sheet": ("director", "page"),
     "pdf_round_sheets": ("director", "page"),
+    "pdf_round_fallback": ("director", "page"),
     "pdf_seating": ("public", "page"),
     "pdf_standings": ("public", "page"),
     # scoring/league_urls.py

@@ -55,15 +55,14 @@ def _started(request, event: Event, job: BackgroundJob) -> HttpResponse:
 @director_required
 @require_POST
 def round_pack_start(request, event: Event, number: int):
-    """A round's score sheets (?completed=1: filled in) made by the worker."""
+    """A round's score sheets (?completed=1: filled in; fallback=1: the fallback pack, seating lists
+    and blank sheets) made by the worker."""
     rnd = round_for(event, number)
     completed = flag_param(request.POST, "completed")
-    job = background.start(
-        event=event,
-        user=request.user,
-        kind=Kind.ROUND_PACK,
-        params={"round": rnd.number, "completed": completed},
-    )
+    params = {"round": rnd.number, "completed": completed}
+    if flag_param(request.POST, "fallback"):
+        params = {"round": rnd.number, "completed": False, "fallback": True}
+    job = background.start(event=event, user=request.user, kind=Kind.ROUND_PACK, params=params)
     return _started(request, event, job)
 
 

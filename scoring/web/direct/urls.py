@@ -24,6 +24,8 @@ tests/scoring/test_roles_entry.py walks `urlpatterns`, so a new URL is checked f
   scoring:direct_sheet_import    ./r/<number>/t/<table>/import/       a kalooki-sheet/1 JSON sheet
   scoring:direct_substitute      ./r/<number>/t/<table>/seat/<position>/substitute/
   scoring:direct_entry_mode      ./entry-mode/                        POST: this director's entry mode
+  scoring:direct_console         ./r/<number>/console/                a round at a glance: each table's state
+  scoring:direct_what_can_go_wrong ./what-can-go-wrong/               what to do; the fallback pack
   scoring:direct_job_round_pack  ./r/<number>/sheets/background/      POST: a round's sheets by the worker
   scoring:direct_job_standings   ./standings/background/              POST: the standings PDF by the worker
   scoring:direct_job_status      ./jobs/<job_id>/                     GET (JSON): how far a job is
@@ -32,7 +34,7 @@ tests/scoring/test_roles_entry.py walks `urlpatterns`, so a new URL is checked f
 
 from django.urls import path
 
-from . import jobs, self_entry, views
+from . import console, jobs, self_entry, views
 
 TABLE = "r/<int:number>/t/<int:table>/"
 DEAL = TABLE + "d/<int:sequence>/"
@@ -58,6 +60,8 @@ urlpatterns: list = [
     path(TABLE + "import/", views.sheet_import, name="direct_sheet_import"),
     path(TABLE + "seat/<int:position>/substitute/", views.substitute, name="direct_substitute"),
     path("entry-mode/", views.entry_mode_choose, name="direct_entry_mode"),
+    path("r/<int:number>/console/", console.console, name="direct_console"),
+    path("what-can-go-wrong/", console.what_can_go_wrong, name="direct_what_can_go_wrong"),
     path("r/<int:number>/sheets/background/", jobs.round_pack_start, name="direct_job_round_pack"),
     path("standings/background/", jobs.standings_start, name="direct_job_standings"),
     path("jobs/<int:job_id>/", jobs.job_status, name="direct_job_status"),

@@ -59,6 +59,16 @@ def round_sheets(request, event: Event, number: int):
     return pdf_response(data, f"{event.slug}-r{number}-{kind}.pdf")
 
 
+@require_safe
+@director_required
+def round_fallback(request, event: Event, number: int):
+    """The fallback pack of "what can go wrong": the round's seating lists and every blank sheet."""
+    rnd = round_for(event, number)
+    tables = list(rnd.tables.select_related("round__event"))
+    data = scoresheets.render_fallback_pack(round=rnd, codes=_codes(request, tables))
+    return pdf_response(data, f"{event.slug}-r{number}-fallback-pack.pdf")
+
+
 @public_results_page
 def standings(request, slug: str):
     """The standings as on the standings page (?round=N, ?provisional=1), header on every page."""

@@ -1,0 +1,65 @@
+"""The director's console of a round and the "what can go wrong" page (issue 24).
+
+The console shows every table of one round in one state (findings to settle, waiting for confirmation,
+ready to verify, playing, verified), how many results wait for the director — in the page's title too,
+so a tab in the background says it — and, once the last table is verified, the next step. It refreshes
+itself (`static/js/console.js`), which also plays the optional chime while something waits.
+
+"What can go wrong" says what to do with this app when the night goes wrong, and prints the fallback
+pack: the round's seating lists and every blank sheet in one PDF (a big round's by the worker).
+"""
+
+from __future__ import annotations
+
+from django.db.models import Count
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_safe
+
+from ... import background
+from ...models import BackgroundJob, Event, Round
+from ...selectors.console import round_console
+from ...selectors.jobs import recent_jobs
+from ..permissions import director_required
+
+# How often the console asks for itself again.
+CONSOLE_REFRESH_SECONDS = 10
+
+
+@require_safe
+@director_required
+def console(request, event: Event, number: int):
+    """One round at a glance: every table's state and the results waiting for the director."""
+    rnd = get_object_or_404(Round, event=event, number=number)
+    view = round_console(rnd)
+    numbers = list(Round.objects.filter(event=event).order_by("number").values_list("number", flat=True))
+    return render(
+        request,
+        "direct/console.html",
+        {"event": event, "console": view, "round_numbers": numbers, "refresh": CONSOLE_REFRESH_SECONDS},
+    )
+
+
+@require_safe
+@director_required
+def what_can_go_wrong(request, event: Event):
+    """What to do when the laptop dies, the printer fails, the network drops, a table sat wrong or two
+    sheets come back for one table; the fallback pack of each seated round, in one click."""
+    rounds = (
+        Round.objects.filter(event=event)
+        .annotate(table_count=Count("tables"))
+        .filter(table_count__gt=0)
+        .order_by("-number")
+    )
+    packs = [
+        {
+            "round": rnd,
+            "tables": rnd.table_count,
+            "background": background.in_background(BackgroundJob.Kind.ROUND_PACK, rnd.table_count),
+        }
+        for rnd in rounds
+    ]
+    return render(
+        request,
+        "direct/what_can_go_wrong.html",
+        {"event": event, "packs": packs, "jobs": recent_jobs(event)},
+    )
