@@ -369,6 +369,22 @@ class DealPreview:
     warnings: int
     players: list[PreviewLine]
 
+    def typed_only(self, untyped: Sequence[str]) -> DealPreview:
+        """The preview as the desk shows it while a deal is typed: a line's findings once the line is
+        typed (a line not typed yet is not "no result", nor is an empty calls field a 0); the save
+        checks every line."""
+        quiet = set(untyped)
+        if not quiet:
+            return self
+        here = [finding for finding in self.here if finding.player not in quiet]
+        return replace(
+            self,
+            here=here,
+            player_findings={
+                name: [] if name in quiet else found for name, found in self.player_findings.items()
+            },
+        )
+
 
 def deal_preview(game_set: GameSet, *, data: Mapping[str, Any], sequence: int | None = None) -> DealPreview:
     """The set's findings with one unsaved deal in place — nothing is written (director entry, live).

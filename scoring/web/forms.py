@@ -238,6 +238,10 @@ class DealEntry:
             data["dealer"] = deal["dealer"]
         return data
 
+    def untyped_players(self) -> list[str]:
+        """The players whose line has nothing typed yet (the live check keeps quiet about them)."""
+        return [name for name, form in self.lines if form.is_blank()]
+
     @property
     def version(self) -> int | None:
         return self.deal.cleaned_data.get("version")

@@ -43,12 +43,26 @@ def record_posted(
     game = game_set.table.round.event.game
     saved = outcome.deal
     what = f"{game.deal_word.capitalize()} {saved.number}{' (void: it is dealt again)' if saved.void else ''}"
-    errors = len(outcome.errors)
-    if errors:
-        many = "s" if errors != 1 else ""
-        messages.warning(
-            request, f"{what} saved as a draft: the {game.unit} has {errors} error finding{many}."
-        )
-    else:
-        messages.success(request, f"{what} saved.")
+    messages.add_message(request, *saved_words(outcome, what=what, unit=game.unit, deal_word=game.deal_word))
     return outcome
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} error finding{'s' if number != 1 else ''} {noun}"
+
+
+def saved_words(outcome: services.DealOutcome, *, what: str, unit: str, deal_word: str) -> tuple[int, str]:
+    """(level, message) of a save: a draft only when the saved deal itself has an error finding; a
+    clean deal in a set with errors elsewhere is saved, and the message names where they are."""
+    number = outcome.deal.number
+    own = [finding for finding in outcome.errors if finding.deal == number]
+    elsewhere = sorted({finding.deal for finding in outcome.errors if finding.deal not in (number, None, 0)})
+    if own:
+        return messages.WARNING, f"{what} saved as a draft: {_count(len(own), 'on it')} to settle."
+    if outcome.errors:
+        places = ", ".join(str(deal) for deal in elsewhere)
+        plural = "s" if len(elsewhere) > 1 else ""
+        where = f"on {deal_word}{plural} {places}" if elsewhere else f"in the {unit}"
+        still = _count(len(outcome.errors), where)
+        return messages.SUCCESS, f"{what} saved, no findings on it; the {unit} still has {still}."
+    return messages.SUCCESS, f"{what} saved."

@@ -471,6 +471,7 @@ def validate(request, event: Event, number: int, table: int):
     if entry.is_valid():
         try:
             preview = selectors.deal_preview(game_set, data=entry.as_deal_data(), sequence=entry.sequence)
+            preview = preview.typed_only(entry.untyped_players())
         except ValidationError as exc:
             entry.add_service_error(exc)
     context = {"entry": entry, "preview": preview, "lines": _check_lines(entry, preview), "oob": True}
@@ -592,10 +593,24 @@ def reopen(request, event: Event, number: int, table: int):
         call=lambda data: services.set_reopen(
             game_set=game_set, user=request.user, reason=data["reason"], expected_version=data["version"]
         ),
-        done=lambda reopened: (
-            f"{event.game.unit.capitalize()} reopened for correction (reason recorded). A closed round's "
-            "results keep counting, marked “being corrected”, until it is verified again."
-        ),
+        done=lambda reopened: reopened_words(event, reopened),
+    )
+
+
+def reopened_words(event: Event, reopened: GameSet) -> str:
+    """What reopening did to the standings: a closed round's set keeps counting as it stands; an open
+    round's set leaves that round's verified results until it is verified again."""
+    unit = event.game.unit
+    rnd = reopened.table.round
+    done = f"{unit.capitalize()} of table {reopened.table.number} reopened for correction (reason recorded)"
+    if rnd.is_closed:
+        return (
+            f"{done}: round {rnd.number} is closed, so the {unit} keeps counting as it stands in every "
+            "view, marked “being corrected”, until it is verified again."
+        )
+    return (
+        f"{done}: it leaves the verified results of round {rnd.number} until it is verified again; the "
+        "provisional standings still count its deals."
     )
 
 
