@@ -62,11 +62,14 @@ def directed_ids(user) -> set[int]:
 
 
 def desk_event(user, *, today) -> Event | None:
-    """The event a director's day is about: the latest they direct that has started, else the next one."""
+    """The event a director's day is about: of those they direct that have started, the one with the
+    latest activity (its results stamp moves with every save, seating and entry), else the next one."""
     if not getattr(user, "is_authenticated", False):
         return None
     directed = Event.objects.filter(directors=user)
-    started = directed.filter(date_start__lte=today).order_by("-date_start", "name").first()
+    started = (
+        directed.filter(date_start__lte=today).order_by("-results_changed_at", "-date_start", "name").first()
+    )
     return started or directed.order_by("date_start", "name").first()
 
 

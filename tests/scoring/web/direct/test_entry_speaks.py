@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import copy
 
+from django.urls import reverse
+
 from scoring import services
 from scoring.models import GameSet
 from tests.conftest import renamed_sheet
@@ -73,3 +75,23 @@ def test_reopening_says_whether_the_set_keeps_counting(as_director, game_set, ma
     html = text(as_director.post(table_url(game_set, "direct_reopen"), reopen, follow=True))
     assert "round 1 is closed, so the set keeps counting as it stands in every view" in html
     assert "“being corrected”" in html
+
+
+# --- where a log-in lands -------------------------------------------------------------------------
+
+
+def test_a_director_lands_on_the_event_with_the_latest_activity(client, director, event, make_event):
+    # Two events of the same day: "Alpha" comes first by name, "Zulu" is the one being run.
+    alpha = make_event(name="Alpha Night", slug="alpha-night", date_start=event.date_start)
+    zulu = make_event(name="Zulu Night", slug="zulu-night", date_start=event.date_start)
+    for each in (alpha, zulu):
+        each.directors.add(director)
+    services.entry_add(event=alpha, user=director, name="Ann")
+    services.entry_add(event=zulu, user=director, name="Bob")
+    client.force_login(director)
+    response = client.get(reverse("scoring:desk"))
+    assert response.url == reverse("scoring:direct", kwargs={"slug": "zulu-night"})
+    services.entry_add(event=alpha, user=director, name="Cy")
+    assert client.get(reverse("scoring:desk")).url == reverse(
+        "scoring:direct", kwargs={"slug": "alpha-night"}
+    )
