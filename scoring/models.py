@@ -83,6 +83,10 @@ class Event(models.Model):
 
     self_entry = models.CharField(max_length=10, choices=SelfEntry.choices, default=SelfEntry.OFF)
     directors = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="directed_events")
+    # The door (issue 26): seat only players checked in (off for events made before it), and the
+    # helpers who may check players in and nothing else.
+    check_in = models.BooleanField(default=False)
+    door_staff = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="door_events")
     # Bumped by every service that changes a counted result: cache keys and ETags derive from it.
     results_changed_at = models.DateTimeField(default=timezone.now)
     results_stamp = models.PositiveIntegerField(default=0)
@@ -257,6 +261,9 @@ class Entry(models.Model):
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.ACTIVE)
     first_round = models.PositiveSmallIntegerField(default=1)
+    # The door (issue 26): when the player checked in (None: not in), and whether they arrived unregistered.
+    checked_in_at = models.DateTimeField(null=True, blank=True)
+    at_door = models.BooleanField(default=False)
     # The player's name as compared (scoring.names.name_key), set by the services with the entry and
     # on a rename: unique per event, so simultaneous entries of one name cannot both succeed.
     normalized_name = models.TextField(editable=False)

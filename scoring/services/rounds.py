@@ -92,6 +92,10 @@ def _seating_order(rnd: Round, method: str, rng, user=None, *, provisional: bool
         ).select_related("player")
     )
     entries.sort(key=lambda entry: entry.pk)
+    # With check-in on (issue 26) only the players checked in are seated; the round names the others.
+    rnd.left_out = [entry.player.name for entry in entries if event.check_in and entry.checked_in_at is None]
+    if event.check_in:
+        entries = [entry for entry in entries if entry.checked_in_at is not None]
     if method == Round.Method.RANDOM:
         return entries
     by_id = {entry.pk: entry for entry in entries}
@@ -325,6 +329,8 @@ def _write_tables(
             "keep_clubs_apart": keep_clubs_apart,
             "split": rnd.seating_split,
             "tables": _seating_data(rnd),
+            # Not checked in at the door (issue 26): left out of the draw, named in the log.
+            **({"left_out": rnd.left_out} if getattr(rnd, "left_out", None) else {}),
             **(
                 {"standings": "provisional" if confirmed_open else "official"}
                 if method == Round.Method.STANDINGS

@@ -9,6 +9,8 @@
 - ``league/``: ratings and seasons, read by anyone, changed by a season's organisers.
 - ``phone/``: whoever holds a table's token: the self-entry phone page and the limit on its short code.
 - ``pdf/``: printed sheets and standings as PDF (the bytes come from ``scoring.printing``).
+- ``door/``: an event's directors and its door helpers (``Event.door_staff``): check-in on the night,
+  the check-in list, the badge list and slips.
 
 The modules directly in this folder are the support every room may use: who may enter
 (``permissions``), the shared look-ups (``lookups``), responses (``responses``), query parameters

@@ -73,6 +73,24 @@ def desk_event(user, *, today) -> Event | None:
     return started or directed.order_by("date_start", "name").first()
 
 
+def door_required(view):
+    """Decorate a door view taking `slug` (issue 26): the event's directors and staff, and its door
+    helpers (`Event.door_staff`), who may do this and nothing else; called with `event=` and
+    `directs=` (whether the user also directs the event). Others: the log-in page, or 403."""
+
+    @wraps(view)
+    def wrapper(request, *args, slug: str, **kwargs):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        event = get_object_or_404(Event, slug=slug)
+        directs = event.is_director(request.user)
+        if not directs and not event.door_staff.filter(pk=request.user.pk).exists():
+            raise PermissionDenied("Only this event's directors and door helpers can check players in.")
+        return view(request, *args, event=event, directs=directs, **kwargs)
+
+    return wrapper
+
+
 ORGANISER_PERMISSION = "scoring.organise_events"
 
 

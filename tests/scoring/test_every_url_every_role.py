@@ -105,6 +105,17 @@ ACCESS: dict[str, tuple[str, str]] = {
     "direct_job_download": ("director", "page"),
     "direct_console": ("director", "page"),
     "direct_what_can_go_wrong": ("director", "page"),
+    # scoring/web/door/urls.py: the door (directors and door helpers; the walk has no door helper,
+    # tests/scoring/web/door/test_door_check_in.py walks the helper's side)
+    "door": ("director", "page"),
+    "door_check_in": ("director", "page"),
+    "door_check_out": ("director", "post"),
+    "door_add": ("director", "post"),
+    "door_list": ("director", "page"),
+    "door_badges": ("director", "page"),
+    "door_slip": ("director", "page"),
+    "door_settings": ("director", "post"),
+    "door_helper_add": ("director", "post"),
     # scoring/pdf_urls.py
     "pdf_table_blank": ("director", "page"),
     "pdf_table_sheet": ("director", "page"),
@@ -138,7 +149,7 @@ ACCESS: dict[str, tuple[str, str]] = {
 
 # Every keyword a walked path may hold; `kwargs_for` takes each one's value from the world.
 KWARG_VALUES = {"slug", "number", "table", "sequence", "entry_id", "position", "job_id", "ruling_id"}
-KWARG_VALUES |= {"token", "player_id"}
+KWARG_VALUES |= {"token", "player_id", "code"}
 
 
 @dataclass(frozen=True)
@@ -443,6 +454,10 @@ def kwargs_for(item: Walked, game: str, world) -> tuple[dict[str, Any], bool]:
             filled[key] = values["token"]
         elif key == "player_id":
             filled[key] = world["player"]
+        elif key == "code":
+            from scoring.door_codes import door_code_for
+
+            filled[key] = door_code_for(values["entry"])
         else:
             pytest.fail(f"{item.name} ({item.route}): no value for <{key}>; add it to the world")
     return filled, lacking

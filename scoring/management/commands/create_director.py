@@ -3,7 +3,8 @@
 Creates a director account (or finds it), lets it direct the named events, and sets or resets its
 password without e-mail: with --password that password, for a new account or with
 --reset-password a generated one, printed once. --organiser lets it set events up from the site's own
-pages (create, change, clone: the "organise_events" permission).
+pages (create, change, clone: the "organise_events" permission). --door makes it a door helper of the
+named events instead (issue 26): it checks players in there and does nothing else.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from django.db import transaction
 from adjudication.audit import audit_record
 from scoring.models import Event
 from scoring.services import event_add_director, grant_organiser
+from scoring.services.door import event_door_helper_add
 
 
 class Command(BaseCommand):
@@ -35,9 +37,14 @@ class Command(BaseCommand):
         parser.add_argument(
             "--organiser", action="store_true", help="may also create, set up and clone events"
         )
+        parser.add_argument(
+            "--door", action="store_true", help="a door helper of the events: checks players in, nothing else"
+        )
 
     @transaction.atomic
-    def handle(self, *args, username, event, password, reset_password, email, organiser=False, **options):
+    def handle(
+        self, *args, username, event, password, reset_password, email, organiser=False, door=False, **options
+    ):
         events = []
         for slug in event:
             found = Event.objects.filter(slug=slug).first()
@@ -70,13 +77,16 @@ class Command(BaseCommand):
                 reason="create_director",
             )
         for found in events:
-            event_add_director(event=found, user=None, director=user)
+            if door:
+                event_door_helper_add(event=found, user=None, username=username)
+            else:
+                event_add_director(event=found, user=None, director=user)
         if organiser:
             grant_organiser(user)
         verb = "Created" if created else "Updated"
         self.stdout.write(f"{verb} director {username!r}.")
         for found in events:
-            self.stdout.write(f"  directs: {found.name} ({found.slug})")
+            self.stdout.write(f"  {'door helper at' if door else 'directs'}: {found.name} ({found.slug})")
         if organiser:
             self.stdout.write("  organiser: may set events up")
         if generated:

@@ -1,0 +1,103 @@
+"""The door's reads (issue 26): every entry with its number, check-in code and whether it is in; a
+search by code or name; the check-in list's three groups. One query each, whatever the field's size.
+
+An entry's number is its place in the order the event's entries were made (1, 2, 3 …): the badge list
+and the slips print it, and public lists show "Player <number>" for a player who does not consent to
+appear by name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from ..door_codes import door_code_for, looks_like_door_code
+from ..models import Entry, Event
+from ..names import name_key
+from ..self_entry_codes import normal_short_code
+
+
+@dataclass(frozen=True)
+class DoorRow:
+    entry_id: int
+    number: int
+    name: str
+    club: str
+    code: str
+    checked_in_at: datetime | None
+    at_door: bool
+    withdrawn: bool
+    first_round: int
+
+    @property
+    def is_in(self) -> bool:
+        return self.checked_in_at is not None
+
+
+@dataclass(frozen=True)
+class CheckInList:
+    """The check-in list page: who is in (registered), who arrived unregistered, who is missing."""
+
+    arrived: list[DoorRow]
+    at_door: list[DoorRow]
+    missing: list[DoorRow]
+
+    @property
+    def total(self) -> int:
+        return len(self.arrived) + len(self.at_door) + len(self.missing)
+
+
+def door_rows(event: Event) -> list[DoorRow]:
+    """Every entry of the event in entry order, numbered from 1. One query."""
+    rows = (
+        Entry.objects.filter(event=event)
+        .order_by("pk")
+        .values_list(
+            "pk", "player__name", "player__club", "checked_in_at", "at_door", "status", "first_round"
+        )
+    )
+    return [
+        DoorRow(
+            entry_id=pk,
+            number=number,
+            name=name,
+            club=club,
+            code=door_code_for(pk),
+            checked_in_at=checked_in_at,
+            at_door=at_door,
+            withdrawn=status == Entry.Status.WITHDRAWN,
+            first_round=first_round,
+        )
+        for number, (pk, name, club, checked_in_at, at_door, status, first_round) in enumerate(rows, start=1)
+    ]
+
+
+def door_row(event: Event, entry_id: int) -> DoorRow | None:
+    """One entry's row (its number counted among the event's entries), or None."""
+    return next((row for row in door_rows(event) if row.entry_id == entry_id), None)
+
+
+def door_find(event: Event, typed: str) -> list[DoorRow]:
+    """The entries a door helper's typing finds: the one whose code it is, else every name holding it
+    (compared as names are: case, accents and spacing aside), best match first."""
+    typed = typed.strip()
+    if not typed:
+        return []
+    rows = door_rows(event)
+    if looks_like_door_code(typed):
+        code = normal_short_code(typed)
+        by_code = [row for row in rows if row.code == code]
+        if by_code:
+            return by_code
+    key = name_key(typed)
+    found = [row for row in rows if key in name_key(row.name)]
+    return sorted(found, key=lambda row: (not name_key(row.name).startswith(key), row.name.casefold()))
+
+
+def check_in_list(event: Event) -> CheckInList:
+    rows = door_rows(event)
+    return CheckInList(
+        arrived=[row for row in rows if row.is_in and not row.at_door],
+        at_door=[row for row in rows if row.at_door],
+        missing=[row for row in rows if not row.is_in and not row.at_door],
+    )

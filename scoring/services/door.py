@@ -1,0 +1,150 @@
+"""The door (issue 26): the event's check-in setting and door helpers, checking players in (by code, by
+name, or entered at the door), and checking them out.
+
+A player checked out once the event has started (a round seated) is withdrawn from the next round by
+the ordinary withdrawal (`entries.entry_withdraw`); checked in again, the ordinary reinstatement brings
+them back. Each change is one transaction and one audit entry (two when it withdraws or reinstates).
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from adjudication.audit import audit_record
+
+from ..errors import field_errors
+from ..models import Entry, Event, Round
+from .entries import entry_reinstate, entry_withdraw, new_entry
+from .guards import touch_results
+
+
+def _locked_event(event: Event) -> Event:
+    return Event.objects.select_for_update().get(pk=event.pk)
+
+
+@transaction.atomic
+def event_check_in_set(*, event: Event, user, on: bool) -> Event:
+    """Turn check-in on (seating then seats only the players checked in) or off."""
+    event = _locked_event(event)
+    if event.check_in == on:
+        return event
+    event.check_in = on
+    event.version += 1
+    event.save(update_fields=["check_in", "version"])
+    audit_record(
+        event=event,
+        action="kalooki.door.check_in_set",
+        user=user,
+        obj=event,
+        before={"check_in": not on},
+        after={"check_in": on},
+    )
+    return event
+
+
+@transaction.atomic
+def event_door_helper_add(*, event: Event, user, username: str) -> Event:
+    """Let an account check players in at this event, and do nothing else there."""
+    helper = get_user_model().objects.filter(username=username.strip()).first()
+    if helper is None:
+        raise field_errors({"username": f"No account is called {username.strip()!r}."})
+    event = _locked_event(event)
+    if not event.door_staff.filter(pk=helper.pk).exists():
+        event.door_staff.add(helper)
+        audit_record(
+            event=event,
+            action="kalooki.door.helper_added",
+            user=user,
+            obj=event,
+            before=None,
+            after={"door_helper": helper.get_username()},
+        )
+    return event
+
+
+def _entry_locked(entry: Entry) -> Entry:
+    return Entry.objects.select_for_update(of=("self",)).select_related("player", "event").get(pk=entry.pk)
+
+
+def _started(event: Event) -> bool:
+    return Round.objects.filter(event=event, seated_at__isnull=False).exists()
+
+
+@transaction.atomic
+def entry_check_in(*, entry: Entry, user, how: str = "") -> Entry:
+    """Check a player in (`how`: "code", "name", "address", "photo", said in the log). Checking in a
+    player who is in already changes nothing and says when they came. A player withdrawn by a
+    check-out comes back through the ordinary reinstatement."""
+    entry = _entry_locked(entry)
+    if entry.checked_in_at is not None:
+        when = timezone.localtime(entry.checked_in_at).strftime("%H:%M")
+        raise ValidationError(f"{entry.player.name} is already checked in (since {when}).", code="already")
+    entry.checked_in_at = timezone.now()
+    entry.save(update_fields=["checked_in_at"])
+    audit_record(
+        event=entry.event,
+        action="kalooki.door.checked_in",
+        user=user,
+        obj=entry,
+        before={"checked_in_at": None},
+        after={"checked_in_at": entry.checked_in_at.isoformat(), "how": how},
+    )
+    if entry.status == Entry.Status.WITHDRAWN:
+        entry_reinstate(entry=entry, user=user, reason="Checked in again at the door")
+        entry.status = Entry.Status.ACTIVE
+    touch_results(entry.event_id)
+    return entry
+
+
+@transaction.atomic
+def entry_check_out(*, entry: Entry, user, reason: str = "") -> Entry:
+    """Check a player out. Once a round is seated the player is also withdrawn (not seated in later
+    rounds; results played still count), as a director's withdrawal does."""
+    entry = _entry_locked(entry)
+    if entry.checked_in_at is None:
+        raise ValidationError(f"{entry.player.name} is not checked in.", code="not_in")
+    before = entry.checked_in_at.isoformat()
+    entry.checked_in_at = None
+    entry.save(update_fields=["checked_in_at"])
+    audit_record(
+        event=entry.event,
+        action="kalooki.door.checked_out",
+        user=user,
+        obj=entry,
+        before={"checked_in_at": before},
+        after={"checked_in_at": None},
+        reason=reason,
+    )
+    if _started(entry.event) and entry.status == Entry.Status.ACTIVE:
+        entry_withdraw(entry=entry, user=user, reason=f"Checked out at the door. {reason}".strip())
+        entry.status = Entry.Status.WITHDRAWN
+    touch_results(entry.event_id)
+    return entry
+
+
+@transaction.atomic
+def entry_add_at_door(*, event: Event, user, name: str, club: str = "") -> Entry:
+    """A player who arrived unregistered: entered (the ordinary name rules; a late entry starts in the
+    next round not yet seated), marked as added at the door and checked in, in one audit entry."""
+    entry = new_entry(event=event, name=name, club=club, membership_id="", first_round=None)
+    entry.at_door = True
+    entry.checked_in_at = timezone.now()
+    entry.save(update_fields=["at_door", "checked_in_at"])
+    audit_record(
+        event=event,
+        action="kalooki.door.added_at_door",
+        user=user,
+        obj=entry,
+        before=None,
+        after={
+            "name": entry.player.name,
+            "club": entry.player.club,
+            "first_round": entry.first_round,
+            "checked_in_at": entry.checked_in_at.isoformat(),
+        },
+    )
+    touch_results(event.pk)
+    return entry

@@ -1,0 +1,30 @@
+"""The door's URLs (issue 26), under /e/<slug>/door/ (included by scoring/urls.py). Every one is for the
+event's directors and staff and its door helpers (`scoring.web.permissions.door_required`); the two
+settings are for directors alone.
+
+  scoring:door              ./                         find a player by code or name, photo or camera
+  scoring:door_check_in     ./in/<entry_id>/<code>/    the slip's QR address: GET shows, POST checks in
+  scoring:door_check_out    ./out/<entry_id>/          POST, with a reason
+  scoring:door_add          ./add/                     POST: a player who arrived unregistered
+  scoring:door_list         ./list/                    who is in, who arrived unregistered, who is missing
+  scoring:door_badges       ./badges/                  PDF: the badge list, then one slip a player
+  scoring:door_slip         ./slip/<entry_id>/         PDF: one player's slip
+  scoring:door_settings     ./settings/                POST (directors): check-in on or off
+  scoring:door_helper_add   ./helpers/                 POST (directors): an account made a door helper
+"""
+
+from django.urls import path
+
+from . import views
+
+urlpatterns: list = [
+    path("", views.door, name="door"),
+    path("in/<int:entry_id>/<str:code>/", views.check_in, name="door_check_in"),
+    path("out/<int:entry_id>/", views.check_out, name="door_check_out"),
+    path("add/", views.add_at_door, name="door_add"),
+    path("list/", views.check_in_page, name="door_list"),
+    path("badges/", views.badges, name="door_badges"),
+    path("slip/<int:entry_id>/", views.slip, name="door_slip"),
+    path("settings/", views.settings, name="door_settings"),
+    path("helpers/", views.helper_add, name="door_helper_add"),
+]

@@ -1,0 +1,194 @@
+"""The door's pages (issue 26): thin views, one service call each. A GET never writes: the slip's QR
+address shows the player and a button, and only the button's POST checks them in.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST, require_safe
+
+from ...door_codes import door_code_matches
+from ...models import Entry, Event
+from ...printing import door as door_printing
+from ...selectors.door import check_in_list, door_find, door_row, door_rows
+from ...self_entry_codes import normal_short_code
+from ...services import door as service
+from ..lookups import request_base_url
+from ..permissions import door_required
+from ..responses import pdf_response
+from ..view_support import post_form, refusal_status
+
+HOW = {"code", "name", "address", "photo", "camera"}
+
+
+class AddAtDoorForm(forms.Form):
+    name = forms.CharField(max_length=100)
+    club = forms.CharField(max_length=100, required=False)
+
+
+class CheckOutForm(forms.Form):
+    reason = forms.CharField(max_length=500, required=False)
+
+
+class HelperForm(forms.Form):
+    username = forms.CharField(max_length=150)
+
+
+def _door_page(request, event: Event, directs: bool, *, status: int = 200, add_form=None):
+    typed = request.GET.get("q", "")[:100]
+    found = door_find(event, typed) if typed else []
+    counts = check_in_list(event)
+    context = {
+        "event": event,
+        "directs": directs,
+        "typed": typed,
+        "found": found,
+        "how": "code" if len(found) == 1 and found[0].code == normal_short_code(typed) else "name",
+        "arrived": len(counts.arrived) + len([row for row in counts.at_door if row.is_in]),
+        "total": counts.total,
+        "add_form": add_form or AddAtDoorForm(),
+        "helper_form": HelperForm(),
+        "helpers": list(event.door_staff.order_by("username").values_list("username", flat=True)),
+        "door_prefix": reverse("scoring:door", kwargs={"slug": event.slug}),
+    }
+    return render(request, "door/door.html", context, status=status)
+
+
+@door_required
+@require_safe
+def door(request, event: Event, directs: bool):
+    """Find a player by the code on their slip or by name, or read the slip's QR code (photo or camera)."""
+    return _door_page(request, event, directs)
+
+
+@door_required
+def check_in(request, event: Event, directs: bool, entry_id: int, code: str):
+    """The slip's QR address. GET: who it is and a button (nothing written); POST: checked in."""
+    if not door_code_matches(entry_id, code):
+        raise Http404("No player has this check-in code.")
+    row = door_row(event, entry_id)
+    if row is None:
+        raise Http404("No player has this check-in code.")
+    if request.method == "POST":
+        entry = get_object_or_404(Entry, pk=entry_id, event=event)
+        how = request.POST.get("how", "address")
+        try:
+            service.entry_check_in(entry=entry, user=request.user, how=how if how in HOW else "address")
+        except ValidationError as exc:
+            messages.warning(request, " ".join(exc.messages))
+        else:
+            messages.success(request, f"{row.name} (no. {row.number}) is checked in.")
+        return redirect("scoring:door", slug=event.slug)
+    if request.method not in ("GET", "HEAD"):
+        return render(request, "door/check_in.html", {"event": event, "row": row}, status=405)
+    return render(
+        request, "door/check_in.html", {"event": event, "row": row, "how": request.GET.get("how", "")}
+    )
+
+
+@door_required
+@require_POST
+def check_out(request, event: Event, directs: bool, entry_id: int):
+    entry = get_object_or_404(Entry.objects.select_related("player"), pk=entry_id, event=event)
+    form = CheckOutForm(request.POST)
+    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    try:
+        done = service.entry_check_out(entry=entry, user=request.user, reason=reason)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        withdrawn = " and withdrawn from the next round" if done.status == Entry.Status.WITHDRAWN else ""
+        messages.success(request, f"{entry.player.name} is checked out{withdrawn}.")
+    return redirect("scoring:door_list", slug=event.slug)
+
+
+@door_required
+@require_POST
+def add_at_door(request, event: Event, directs: bool):
+    """A player who arrived unregistered: entered and checked in at once."""
+    form = AddAtDoorForm(request.POST)
+    return post_form(
+        request,
+        form,
+        call=lambda data: service.entry_add_at_door(event=event, user=request.user, **data),
+        done=lambda entry: (
+            f"{entry.player.name} entered at the door and checked in (from round {entry.first_round})."
+        ),
+        then=reverse("scoring:door", kwargs={"slug": event.slug}),
+        page=lambda status: _door_page(request, event, directs, status=status, add_form=form),
+    )
+
+
+@door_required
+@require_safe
+def check_in_page(request, event: Event, directs: bool):
+    """Who is in, who arrived unregistered, who is missing."""
+    lists = check_in_list(event)
+    groups = [
+        ("Checked in", lists.arrived, "in"),
+        ("Arrived unregistered (entered at the door)", lists.at_door, "door"),
+        ("Missing", lists.missing, "missing"),
+    ]
+    return render(request, "door/list.html", {"event": event, "directs": directs, "groups": groups})
+
+
+@door_required
+@require_safe
+def badges(request, event: Event, directs: bool):
+    """The badge list (number, name, club, code) and then one slip a player, each with its QR code."""
+    data = door_printing.render_badges(event=event, rows=door_rows(event), base_url=request_base_url(request))
+    return pdf_response(data, f"{event.slug}-badges.pdf")
+
+
+@door_required
+@require_safe
+def slip(request, event: Event, directs: bool, entry_id: int):
+    row = door_row(event, entry_id)
+    if row is None:
+        raise Http404("No such player in this event.")
+    data = door_printing.render_badges(
+        event=event, rows=[row], base_url=request_base_url(request), slips_only=True
+    )
+    return pdf_response(data, f"{event.slug}-slip-{row.number}.pdf")
+
+
+def _directors_only(directs: bool) -> None:
+    if not directs:
+        raise PermissionDenied("Only this event's directors change the door's settings.")
+
+
+@door_required
+@require_POST
+def settings(request, event: Event, directs: bool):
+    _directors_only(directs)
+    on = request.POST.get("check_in") == "on"
+    service.event_check_in_set(event=event, user=request.user, on=on)
+    messages.success(
+        request,
+        "Check-in is on: seating seats only the players checked in."
+        if on
+        else "Check-in is off: seating seats every entered player.",
+    )
+    return redirect("scoring:door", slug=event.slug)
+
+
+@door_required
+@require_POST
+def helper_add(request, event: Event, directs: bool):
+    _directors_only(directs)
+    form = HelperForm(request.POST)
+    if form.is_valid():
+        try:
+            service.event_door_helper_add(
+                event=event, user=request.user, username=form.cleaned_data["username"]
+            )
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+            return _door_page(request, event, directs, status=refusal_status(exc))
+        messages.success(request, f"{form.cleaned_data['username']} may check players in at this event.")
+    return redirect("scoring:door", slug=event.slug)
