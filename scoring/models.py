@@ -779,3 +779,7 @@ class SelfEntryDeal(models.Model):
     def same_device(self) -> bool:
         """One phone both entered and confirmed the deal (handed over, or one player alone)."""
         return bool(self.confirmed_device) and self.confirmed_device == self.entered_device
+
+
+# Published rating lists live in their own module; imported here so they belong to this app.
+from .published_models import PublishedList, PublishedRating  # noqa: E402, F401

@@ -281,3 +281,23 @@ def render_seating(*, round) -> bytes:
 def render_season_standings(sheet: SeasonSheet) -> bytes:
     """A season's standings: each event's points, the total and the tie-breaks, header on every page."""
     return write_pdf(season_html(sheet))
+
+
+def published_list_html(published, rows, *, official: bool) -> str:
+    """A published rating list (`selectors.published.published_rows` rows) as one document."""
+    which = "official list: active, ranked players" if official else "every rated player"
+    return render_to_string(
+        "pdf/published_list.html",
+        {
+            "published": published,
+            "rows": rows,
+            "which": which,
+            "title": published.title,
+            "css": print_css("A4"),
+        },
+    )
+
+
+def render_published_list(published, rows, *, official: bool) -> bytes:
+    """A published rating list as printed: its rows exactly as published, header on every page."""
+    return write_pdf(published_list_html(published, rows, official=official))

@@ -299,8 +299,8 @@ STANDING_FIELDS = ("game", "ranked", "active", "last_played")
 def rating_rows(
     rating_list: RatingList, *, rule: RatingRule | None = None, today: date | None = None
 ) -> list[dict[str, Any]]:
-    """The list best first: position, player_id, RATING_FIELDS, the game, the day last played, whether
-    they are ranked (enough rated sets; else provisional) and active (a rated set within the rule's
+    """The list best first: position, identity, player_id, RATING_FIELDS, the game, the day last played,
+    whether they are ranked (enough rated sets; else provisional) and active (a rated set within the rule's
     months of `today`). One query, and one more for the rule when it is not given."""
     if rule is None:
         rule = rating_rule(game_named(rating_list.game))
@@ -310,6 +310,7 @@ def rating_rows(
         .order_by("position")
         .values_list(
             "position",
+            "identity",
             "player_id",
             "player__name",
             "player__membership_id",
@@ -325,6 +326,7 @@ def rating_rows(
     return [
         {
             "position": position,
+            "identity": person,
             "player_id": player_id,
             "player": name,
             "membership": membership,
@@ -340,7 +342,20 @@ def rating_rows(
             "active": is_active(last_played, today=today, months=rule.inactive_months),
             "provisional": not is_ranked(sets, min_sets=rule.min_sets),
         }
-        for position, player_id, name, membership, club, mu, sigma, ordinal, sets, events, last_played in rows
+        for (
+            position,
+            person,
+            player_id,
+            name,
+            membership,
+            club,
+            mu,
+            sigma,
+            ordinal,
+            sets,
+            events,
+            last_played,
+        ) in rows
     ]
 
 

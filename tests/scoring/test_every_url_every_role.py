@@ -137,6 +137,10 @@ ACCESS: dict[str, tuple[str, str]] = {
     "season_ratings": ("public", "page"),
     "season_pdf": ("public", "page"),
     "season_edit": ("season", "page"),
+    "published_lists": ("public", "page"),
+    "publish": ("post", "post"),
+    "published_list": ("public", "page"),
+    "published_pdf": ("public", "page"),
     # adjudication/urls.py
     "adjudication:rulings": ("director", "page"),
     "adjudication:ruling": ("public", "page"),
@@ -188,7 +192,7 @@ def games_for(item: Walked) -> tuple[str, ...]:
     """A table's URL for every game; an event's for each family; the site's once."""
     if "table" in item.kwargs or "token" in item.kwargs or "sequence" in item.kwargs:
         return GAMES
-    if item.short.startswith("season") or "slug" not in item.kwargs:
+    if item.short.startswith(("season", "published")) or "slug" not in item.kwargs:
         return ("site",)
     return FAMILIES
 
@@ -220,11 +224,15 @@ CASES = list(cases())
 
 
 def _build_world() -> dict[str, Any]:
+    from datetime import date
+
     from django.contrib.auth import get_user_model
     from self_entry_support import table_token, turn_on
 
     from scoring import services
+    from scoring.games import BRITISH
     from scoring.models import BackgroundJob, Deal, Entry, GameSet, Seat, Table
+    from scoring.services.published import rating_list_publish
     from tests.conftest import FOUR, load_json
     from tests.scoring.game_seam_support import GAME_TO_BOB, THREE, record_hands, self_entry_on, verify_game
 
@@ -329,6 +337,7 @@ def _build_world() -> dict[str, Any]:
 
     season = services.season_create(user=director, name="Walk Season", events=[jamaican, british])
     services.ratings_recompute()  # the verified game rates its players: Dee's rating page and chart
+    published = rating_list_publish(game=BRITISH, day=date.today(), user=director)
     ann = Entry.objects.get(event=jamaican, player__name="Ann")
     dee = Entry.objects.get(event=british, player__name="Dee")
     assert Deal.objects.filter(game_set=jamaican_set).count() == 9
@@ -342,6 +351,7 @@ def _build_world() -> dict[str, Any]:
     return {
         "sessions": sessions,
         "season": season.slug,
+        "published": published.slug,
         "player": dee.player_id,
         "games": {
             "jamaican": {
@@ -437,6 +447,7 @@ def kwargs_for(item: Walked, game: str, world) -> tuple[dict[str, Any], bool]:
     for key in item.kwargs:
         if key == "slug":
             filled[key] = world["season"] if item.short.startswith("season") else event.slug
+            filled[key] = world["published"] if item.short.startswith("published") else filled[key]
         elif key == "number":
             filled[key] = table.round.number
         elif key == "table":

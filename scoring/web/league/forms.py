@@ -13,7 +13,7 @@ from adjudication.models import AuditEntry
 
 from ...models import Event, Player, RatingRule, Season
 from ...services import SEASON_FIELDS
-from ..forms import VersionedForm
+from ..forms import AlertsMixin, VersionedForm
 
 POINTS_HELP = (
     "The points of first place, second place … separated by commas (for example 10, 8, 6, 5). "
@@ -156,3 +156,17 @@ class RatingRuleForm(VersionedForm):
             },
         )
         super().__init__(*args, **kwargs)
+
+
+class PublishForm(AlertsMixin, forms.Form):
+    """Publish a game's live list as the list of a day (the game is the page's, a hidden field)."""
+
+    game = forms.CharField(widget=forms.HiddenInput, max_length=20)
+    day = forms.DateField(
+        label="The list's date",
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text="Its name and address (1 March 2027); ranked and active are judged on this day.",
+    )
+    note = forms.CharField(
+        required=False, max_length=500, help_text="Shown with the list and kept in the log."
+    )

@@ -22,6 +22,7 @@ from ... import services
 from ...charts import rating_chart
 from ...games import GAMES, Game
 from ...models import Player, RatingList, Season
+from ...selectors.published import Movement, latest_published, movement_of, player_movement
 from ...selectors.ratings import (
     PlayerRatingPage,
     club_rows,
@@ -71,6 +72,8 @@ class RatingListView(TableExportView):
         self.rating_list = services.ratings_current(season=self.season, game=self.game)
         self.rule = rating_rule(self.game)
         self.rows = rating_rows(self.rating_list, rule=self.rule)
+        # A season's lists are not published: movement is the game's list's alone.
+        self.since = latest_published(self.game) if self.season is None else None
         return super().get(request, *args, **kwargs)
 
     @property
@@ -89,7 +92,15 @@ class RatingListView(TableExportView):
 
     def get_table_data(self):
         rows = official_rows(self.rows) if self.official else self.rows
+        if self.since is not None:
+            rows = with_movement(rows, movement_of(rows, self.since, official=self.official))
         return club_rows(rows, self.club) if self.club else rows
+
+    def get_table_kwargs(self):
+        kwargs = super().get_table_kwargs()
+        if self.since is None:
+            kwargs["exclude"] = ("places_moved", "rating_moved")
+        return kwargs
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -108,8 +119,22 @@ class RatingListView(TableExportView):
             official_url=f"{address}?{urlencode(here | {'list': OFFICIAL})}",
             all_url=f"{address}?{urlencode(here)}",
             may_run=is_organiser(self.request.user),
+            since=self.since,
         )
         return context
+
+
+def with_movement(rows: list[dict], moved: dict[str, Movement]) -> list[dict]:
+    """The rows with their movement since the published list: places risen (or "new") and the rating's
+    change (empty for a new player)."""
+    return [
+        row
+        | {
+            "places_moved": "new" if moved[row["identity"]].new else moved[row["identity"]].places,
+            "rating_moved": "" if moved[row["identity"]].rating is None else moved[row["identity"]].rating,
+        }
+        for row in rows
+    ]
 
 
 ratings = require_safe(RatingListView.as_view())
@@ -123,7 +148,14 @@ def _player_page(player_id: int, asked: str | None) -> tuple[PlayerRatingPage, R
     return player_rating_page(player, rating_list), rating_list
 
 
-def _render_player(request, page: PlayerRatingPage, *, merge_form: MergeForm | None, status: int = 200):
+def _render_player(
+    request,
+    page: PlayerRatingPage,
+    rating_list: RatingList,
+    *,
+    merge_form: MergeForm | None,
+    status: int = 200,
+):
     may_merge = is_organiser(request.user)
     if may_merge and merge_form is None:
         merge_form = MergeForm()
@@ -138,6 +170,9 @@ def _render_player(request, page: PlayerRatingPage, *, merge_form: MergeForm | N
         "chart": bool(page.history),
         "chart_url": f"{chart}?{urlencode({'game': page.game.family})}",
         "merge_form": merge_form if may_merge else None,
+        "movement": player_movement(
+            latest_published(page.game), page.identity, rating_rows(rating_list, rule=page.rule)
+        ),
     }
     return render(request, "league/rating_player.html", context, status=status)
 
@@ -146,8 +181,8 @@ def _render_player(request, page: PlayerRatingPage, *, merge_form: MergeForm | N
 def rating_player(request, player_id: int):
     """A player's rating in one game (`?game=`) across events, its history (chart), their events of that
     game and their place in each."""
-    page, _ = _player_page(player_id, request.GET.get("game"))
-    return _render_player(request, page, merge_form=None)
+    page, rating_list = _player_page(player_id, request.GET.get("game"))
+    return _render_player(request, page, rating_list, merge_form=None)
 
 
 @require_safe
@@ -171,8 +206,8 @@ def player_merge(request, player_id: int):
     form = MergeForm(request.POST)
 
     def page(status: int):
-        found, _ = _player_page(player_id, request.GET.get("game"))
-        return _render_player(request, found, merge_form=form, status=status)
+        found, rating_list = _player_page(player_id, request.GET.get("game"))
+        return _render_player(request, found, rating_list, merge_form=form, status=status)
 
     return post_form(
         request,

@@ -54,6 +54,10 @@ class RatingTable(PlayerLinkMixin, RowsTable):
     ranked = tables.Column(verbose_name="Ranked", visible=False)
     active = tables.Column(verbose_name="Active", visible=False)
     game = tables.Column(verbose_name="Game", visible=False)
+    # Since the game's latest published list (left out when none is published): places risen (negative:
+    # fallen) and the rating's change; "new" for a player who was not on it.
+    places_moved = tables.Column(verbose_name="Places since", attrs=NUM, default="", orderable=False)
+    rating_moved = tables.Column(verbose_name="Rating since", attrs=WIDE_NUM, default="", orderable=False)
 
     class Meta:
         orderable = True
@@ -101,6 +105,42 @@ class RatingTable(PlayerLinkMixin, RowsTable):
 
     def value_last_played(self, value):
         return value.isoformat() if value else ""
+
+    def render_places_moved(self, value):
+        return places_moved_label(value)
+
+    def value_places_moved(self, value):
+        return value
+
+    def render_rating_moved(self, value):
+        return "" if value == "" else f"{value:+.2f}"
+
+    def value_rating_moved(self, value):
+        return value
+
+
+def places_moved_label(value) -> str:
+    """Places risen as shown: "▲ 3", "▼ 2", "=" or "new" (not on the published list).
+
+    >>> [places_moved_label(value) for value in (3, -2, 0, "new")]
+    ['▲ 3', '▼ 2', '=', 'new']
+    """
+    if value == "new" or value == "":
+        return value
+    return "=" if value == 0 else f"▲ {value}" if value > 0 else f"▼ {-value}"
+
+
+class PublishedTable(RatingTable):
+    """A published list as it was published: the player linked while their record exists."""
+
+    class Meta(RatingTable.Meta):
+        exclude = ("places_moved", "rating_moved")
+        empty_text = "No player on this list."
+
+    def render_player(self, value, record):
+        if record["player_id"] is None:
+            return value
+        return super().render_player(value, record)
 
 
 class SeasonTable(PlayerLinkMixin, PlacesTable):

@@ -2,6 +2,10 @@
 
 scoring:ratings             ratings/                          a game's list (?game= ?club= ?list=official)
 scoring:rating_rule         ratings/rule/                     whom a game's list ranks, counts active (staff)
+scoring:published_lists     ratings/lists/                    every game's published lists, newest first
+scoring:publish             ratings/lists/publish/            POST: publish a game's live list (staff)
+scoring:published_list      ratings/lists/<slug>/             one published list as published, CSV/XLSX export
+scoring:published_pdf       ratings/lists/<slug>.pdf          the same, printed
 scoring:rating_player       ratings/p/<player_id>/            a player's rating, history, events and places
 scoring:rating_chart        ratings/p/<player_id>/chart.svg   their rating after each rated set
 scoring:player_merge        ratings/p/<player_id>/merge/      POST: merge another record into this one (staff)
@@ -17,11 +21,15 @@ scoring:season_edit         seasons/<slug>/edit/              (staff)
 
 from django.urls import path
 
-from . import log, ratings, seasons
+from . import log, published, ratings, seasons
 
 urlpatterns: list = [
     path("ratings/", ratings.ratings, name="ratings"),
     path("ratings/rule/", ratings.rating_rule_edit, name="rating_rule"),
+    path("ratings/lists/", published.lists, name="published_lists"),
+    path("ratings/lists/publish/", published.publish, name="publish"),
+    path("ratings/lists/<slug:slug>/", published.published_list, name="published_list"),
+    path("ratings/lists/<slug:slug>.pdf", published.published_pdf, name="published_pdf"),
     path("ratings/p/<int:player_id>/", ratings.rating_player, name="rating_player"),
     path("ratings/p/<int:player_id>/chart.svg", ratings.rating_chart_svg, name="rating_chart"),
     path("ratings/p/<int:player_id>/merge/", ratings.player_merge, name="player_merge"),
