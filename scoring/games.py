@@ -17,7 +17,7 @@ Adding a game is a new engine ruleset and one new `Game` here (registered in `GA
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -166,6 +166,10 @@ class Game:
     def prepare(self, record: Any, *, state: GameState | None, rules: Any) -> Any:
         """The record with what the paper leaves to arithmetic filled in (nothing, for a set)."""
         return record
+
+    def with_computed(self, sheet: dict[str, Any]) -> dict[str, Any]:
+        """`sheet` with the values the app computes and does not store filled in (none, for a set)."""
+        return sheet
 
     def deal_fields(self, record: Any) -> dict[str, Any]:
         """The deal row's own game-specific fields from `record`."""
@@ -335,25 +339,59 @@ class GameOfHands(Game):
             raise field_errors({"deal": f"Hand {due} is due next, not hand {record.deal}."})
 
     def prepare(self, record: Any, *, state: GameState | None, rules: Any) -> Any:
-        """B7 for the lines the director marked as buying in without a reset value: the highest total,
-        after this hand, among the players at or under the limit; each line's total before the reset
-        is filled in too when left blank, so the sheet shows it. `state` is the game before this hand."""
+        """B7 for the lines the director marked as buying in without a reset value: the value is the app's
+        to compute and is not stored (`with_computed` works it out on every read, so it follows any
+        correction of an earlier hand). Refused where the rules give no reset to compute — a player not
+        over the limit, or with no buy-in left: the game must not go on from a value nobody wrote.
+        `state` is the game before this hand."""
         if not self.buy_ins or record.void or state is None:
             return record
         totals = {
             name: state.player(name).total + (line.penalty or 0) for name, line in record.results.items()
         }
-        reset = rules.reset_value(totals.values())
-        lines = {}
         for name, line in record.results.items():
             if line.buy_in and line.reset_to is None:
-                if reset is None:
-                    raise field_errors({f"results.{name}.reset_to": "no player is at or under the limit"})
-                line = replace(
-                    line, reset_to=reset, total=line.total if line.total is not None else totals[name]
-                )
-            lines[name] = line
-        return replace(record, results=lines)
+                used = state.player(name).buy_ins
+                problem = buy_in_problem(rules, name=name, total=totals[name], used=used, totals=totals)
+                if problem:
+                    raise field_errors({f"results.{name}.buy_in": problem})
+        return record
+
+    def with_computed(self, sheet: dict[str, Any]) -> dict[str, Any]:
+        """`sheet` (rows as stored) with the values the app computes filled in where the director left
+        them blank: a buy-in's reset value (B7), from the hands before it as they now stand. A reset
+        the rules do not give (no buy-in left, or not over the limit) is left at the player's total, so
+        the validator's BUY_IN_LIMIT or BUY_IN_NOT_OVER stands and nothing later builds on an invented
+        value."""
+        if not self.buy_ins:
+            return sheet
+        rules = ruleset_from(sheet["ruleset"], sheet.get("rules"))
+        totals = dict.fromkeys(sheet["players"], 0)
+        used = dict.fromkeys(sheet["players"], 0)
+        hands = []
+        for hand in sheet["deals"]:
+            results = hand.get("results") or {}
+            if hand.get("void") or not results:
+                hands.append(hand)
+                continue
+            after = {name: totals.get(name, 0) + (line.get("penalty") or 0) for name, line in results.items()}
+            lines = {}
+            for name, line in results.items():
+                totals[name] = after[name]
+                if line.get("buy_in"):
+                    if line.get("reset_to") is None:
+                        problem = buy_in_problem(
+                            rules, name=name, total=after[name], used=used[name], totals=after
+                        )
+                        line = {
+                            **line,
+                            "reset_to": after[name] if problem else rules.reset_value(after.values()),
+                        }
+                    used[name] += 1
+                    totals[name] = line["reset_to"]
+                lines[name] = line
+            hands.append({**hand, "results": lines})
+        return {**sheet, "deals": hands}
 
     def deal_fields(self, record: Any) -> dict[str, Any]:
         return {"kalookie": bool(getattr(record, "kalookie", False)), "doubled": False}
@@ -413,6 +451,24 @@ class GameOfHands(Game):
     @property
     def deals_due(self) -> int | None:
         return None
+
+
+def buy_in_problem(rules: Any, *, name: str, total: int, used: int, totals: Mapping[str, int]) -> str:
+    """Why B7 gives `name` no reset value to compute for a buy-in at `total` ("" when it does): `used`
+    buy-ins already, `totals` everyone's in the hand, after it."""
+    if used >= rules.buy_ins:
+        return (
+            f"{name} has no buy-in left ({rules.buy_ins} at most, B7): over the limit they are out. Untick "
+            "“buys in”, or type the reset value the paper shows."
+        )
+    if not rules.is_over(total):
+        return (
+            f"{name} is not over the limit ({total} ≤ {rules.limit}): there is nothing to buy back into "
+            "(B7). Untick “buys in”."
+        )
+    if rules.reset_value(totals.values()) is None:
+        return "no player is at or under the limit after this hand: there is no reset value (B7)"
+    return ""
 
 
 JAMAICAN = Game(family="jamaican", title="Jamaican Kalooki")

@@ -512,7 +512,9 @@ class DealResult(models.Model):
     contract_error = models.BooleanField(default=False)
     other_points = models.IntegerField(default=0)
     other_reason = models.CharField(max_length=500, blank=True)
-    # British Kalooki (B7): the player went over the limit and bought back in at `reset_to`.
+    # British Kalooki (B7): the player went over the limit and bought back in at `reset_to`, as the director
+    # typed it; blank, the app computes it from the hands before (scoring.games: never stored, so it
+    # follows any correction of an earlier hand).
     buy_in = models.BooleanField(default=False, db_default=False)
     reset_to = models.IntegerField(null=True, blank=True)
     # North American Kaluki: what the hand's winner collected, as written (NA6; computed when blank).
@@ -529,9 +531,8 @@ class DealResult(models.Model):
                 name="result_total_gte_0",
             ),
             models.CheckConstraint(
-                condition=(Q(buy_in=False) & Q(reset_to__isnull=True))
-                | (Q(buy_in=True) & Q(reset_to__isnull=False) & Q(reset_to__gte=0)),
-                name="result_buy_in_with_reset",
+                condition=Q(reset_to__isnull=True) | (Q(buy_in=True) & Q(reset_to__gte=0)),
+                name="result_reset_only_with_buy_in",
             ),
         ]
 

@@ -103,7 +103,8 @@ def sheet_from_rows(game_set: GameSet, seats: Sequence[Seat], deals: Sequence[De
         sheet["substitutes"] = substitutes
     game = game_of(event)
     sheet["deals"] = [deal_as_data(deal, names, game) for deal in deals]
-    return sheet
+    # What the app computes (a buy-in's reset value) is not stored: it follows the hands as they stand.
+    return game.with_computed(sheet)
 
 
 def findings_for_set(game_set: GameSet, *, sheet: Mapping[str, Any] | None = None) -> list[Finding]:

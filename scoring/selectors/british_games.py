@@ -44,7 +44,9 @@ class GameCell:
     hand: str | None = None
     opened: bool | None = None
     buy_in: bool = False
-    reset_to: int | None = None
+    reset_to: int | None = None  # a buy-in's reset: as the director typed it, or computed (B7)
+    reset_written: int | None = None  # the reset as the director typed it (None: computed)
+    before_reset: int | None = None  # a buy-in's running total over the limit, before the reset
     went_out: bool = False  # over the limit without a buy-in: out of the game in this hand
     collected: int | None = None  # NA6: the hand's winner's take (as written, or the others' penalties)
     collected_written: int | None = None  # the winner's take as the paper has it
@@ -60,6 +62,8 @@ class GameRow:
     kalookie: bool
     version: int
     cells: tuple[GameCell, ...]
+    # The first earlier hand with an error finding: this hand's totals, resets and who is in build on it.
+    depends_on: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +110,12 @@ class GamePage:
     def players_in(self) -> list[GameSeat]:
         return [seat for seat in self.seats if seat.still_in]
 
+    @property
+    def depends_on(self) -> int | None:
+        """The first hand with an error finding when a later hand builds on it (its totals, resets and
+        who is in follow that hand as saved)."""
+        return next((row.depends_on for row in self.rows if row.depends_on is not None), None)
+
     def row_played(self, sequence: int) -> GameRow | None:
         return next((row for row in self.rows if row.sequence == sequence), None)
 
@@ -127,16 +137,20 @@ def game_so_far(game_set: GameSet, seats: Sequence[Seat], deals: Sequence[Deal])
     return game_of_set(game_set).engine_state(british_sheet_of(game_set, seats, deals))
 
 
-def _rows(game: GameOfHands, sheet: Any, deals: Sequence[Deal]) -> tuple[GameRow, ...]:
+def _rows(
+    game: GameOfHands, sheet: Any, deals: Sequence[Deal], findings: Sequence[Finding]
+) -> tuple[GameRow, ...]:
     """Each hand's cells with the running totals as the game had them: a British game's penalties with
     its buy-ins' resets (B7) and who went over the limit; a North American game's winners collecting
-    the others' hand values (NA6)."""
+    the others' hand values (NA6). A hand after one with an error finding says it depends on it."""
     rules = sheet.rules
     totals = dict.fromkeys(sheet.players, 0)
     out: set[str] = set()
     rows = []
+    wrong = sorted({finding.deal for finding in findings if finding.is_error and finding.deal is not None})
     for deal, hand in zip(deals, sheet.deals, strict=True):
         cells = []
+        typed = {result.entry.player.name: result.reset_to for result in deal.results.all()}
         collected = None
         if game.collects and not hand.void and hand.out in hand.results:
             winner = hand.results[hand.out]
@@ -158,6 +172,7 @@ def _rows(game: GameOfHands, sheet: Any, deals: Sequence[Deal]) -> tuple[GameRow
                 totals[name] = line.total
             buy_in = bool(getattr(line, "buy_in", False))
             reset_to = getattr(line, "reset_to", None)
+            before_reset = totals[name] if buy_in else None
             if game.buy_ins:
                 if buy_in and reset_to is not None:
                     totals[name] = reset_to
@@ -175,6 +190,8 @@ def _rows(game: GameOfHands, sheet: Any, deals: Sequence[Deal]) -> tuple[GameRow
                     opened=line.opened,
                     buy_in=buy_in,
                     reset_to=reset_to,
+                    reset_written=typed.get(name),
+                    before_reset=before_reset,
                     went_out=went_out,
                     collected=collected if name == hand.out else None,
                     collected_written=getattr(line, "collected", None),
@@ -190,6 +207,7 @@ def _rows(game: GameOfHands, sheet: Any, deals: Sequence[Deal]) -> tuple[GameRow
                 kalookie=bool(getattr(hand, "kalookie", False)),
                 version=deal.version,
                 cells=tuple(cells),
+                depends_on=next((number for number in wrong if number < hand.deal), None),
             )
         )
     return tuple(rows)
@@ -224,14 +242,15 @@ def game_page_from_rows(game_set: GameSet, seats: Sequence[Seat], deals: Sequenc
         for player in state.players
     )
     verified = game_set.is_verified
+    findings = tuple(validate(sheet))
     return GamePage(
         game_set=game_set,
         game=game,
         rules=sheet.rules,
         seats=game_seats,
-        rows=_rows(game, sheet, deals),
+        rows=_rows(game, sheet, deals, findings),
         state=state,
-        findings=tuple(validate(sheet)),
+        findings=findings,
         order=game.order(sheet, verified=verified) if state.hands else (),
         ended=verified and not state.over,
     )

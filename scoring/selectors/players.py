@@ -281,7 +281,7 @@ def _played_hand(page: GamePage, row: GameRow, cell: GameCell, name: str, buy_in
         hand=cell.hand,
         penalty=cell.penalty,
         total=cell.total,
-        before_reset=cell.written if cell.buy_in else None,
+        before_reset=cell.before_reset,
         buy_in=cell.buy_in,
         buy_in_number=buy_ins if cell.buy_in else 0,
         reset_to=cell.reset_to,

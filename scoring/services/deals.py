@@ -135,11 +135,21 @@ def in_playing_order(game_set: GameSet, deals: Sequence[Deal], placed: Deal, ind
         deal.sequence = position
 
 
-def deal_audit_data(deal: Deal, seats: Sequence[Seat], game: Game) -> dict[str, Any]:
-    """The deal as audit before/after data, whole (a hand keeps its buy-ins and reset values); `deal`
-    with its results prefetched (`deals_of`)."""
+def deal_audit_data(
+    deal: Deal, seats: Sequence[Seat], game: Game, *, sheet: Mapping[str, Any], deals: Sequence[Deal]
+) -> dict[str, Any]:
+    """The deal as audit before/after data, whole: as stored, with what the app computed for it (a
+    buy-in's reset value, B7) taken from `sheet` (the set's `deals` as `sheet_from_rows` reads them) and
+    named under each line's `computed`. `deal` with its results prefetched (`deals_of`)."""
     names = {seat.position: seat.entry.player.name for seat in seats}
-    return {"sequence": deal.sequence, **deal_as_data(deal, names, game)}
+    data = {"sequence": deal.sequence, **deal_as_data(deal, names, game)}
+    index = next(index for index, row in enumerate(deals) if row.pk == deal.pk)
+    worked_out = sheet["deals"][index].get("results") or {}
+    for name, line in data.get("results", {}).items():
+        computed = {key: value for key, value in worked_out.get(name, {}).items() if key not in line}
+        if computed:
+            line.update(computed, computed=sorted(computed))
+    return data
 
 
 @transaction.atomic
@@ -217,7 +227,11 @@ def deal_record(
         record = game.prepare(
             record, state=game.state(sheet_from_rows(game_set, seats, earlier)), rules=rules
         )
-    before = deal_audit_data(current, seats, game) if current else None
+    before = (
+        deal_audit_data(current, seats, game, sheet=sheet_from_rows(game_set, seats, deals), deals=deals)
+        if current
+        else None
+    )
     # A deal's place in playing order follows its number; a void deal goes just before its replay.
     index = playing_position(played, record.deal, record.void)
     try:
@@ -243,9 +257,9 @@ def deal_record(
     # The set as it now stands, without reading it back: the locked set's other deals as read (their
     # places in playing order updated by `in_playing_order`) and the deal as just written.
     deals = sorted([*others, saved], key=lambda row: row.sequence)
-    after = deal_audit_data(saved, seats, game)
     verb = "corrected" if current else "recorded"
     sheet = sheet_from_rows(game_set, seats, deals)
+    after = deal_audit_data(saved, seats, game, sheet=sheet, deals=deals)
     findings = set_changed(game_set, user, f"{word} {saved.number} {verb}", sheet=sheet)
     audit_record(
         event=event,
@@ -311,7 +325,7 @@ def deal_delete(*, deal: Deal, user, reason: str, expected_version: int | None =
         raise ValidationError(f"That {word} has already been deleted.")
     check_version(current, expected_version, what=f"{word} {current.number}")
     seats = seats_of(game_set)
-    before = deal_audit_data(current, seats, game)
+    before = deal_audit_data(current, seats, game, sheet=sheet_from_rows(game_set, seats, deals), deals=deals)
     what = f"{'void ' if current.void else ''}{word} {current.number}"
     withdrawn = sheet_marks.rulings_withdraw_with_deals(
         deals=[current], user=user, event=event, reason=f"{what.capitalize()} deleted: {reason}"

@@ -1,6 +1,6 @@
 /* The British hand form (templates/direct/british_table.html): beside a ticked "Buys in", the total the
    player resets to, worked out while the director types — B7 as the service works it out
-   (scoring.games.GameOfHands.prepare): each line's total after this hand is its total before plus its
+   (scoring.games.GameOfHands.with_computed): each line's total after this hand is its total before plus its
    score (typed; or the cards left valued as B5, doubled in a kalookie hand under B6's variant; the
    winner's 0), and the reset is the highest of those totals at or under the limit. A "Reset to" the
    director types is what the service keeps, and the note says so. Nothing is sent anywhere: the form

@@ -50,7 +50,8 @@ def _line_initial(page: GamePage, sequence: int) -> tuple[dict[str, Any], dict[s
             "total": "" if cell.written is None else cell.written,
             "opened": "" if cell.opened is None else ("yes" if cell.opened else "no"),
             "buy_in": cell.buy_in,
-            "reset_to": "" if cell.reset_to is None else cell.reset_to,
+            # Only what the director typed: a computed reset follows the hands before it (B7).
+            "reset_to": "" if cell.reset_written is None else cell.reset_written,
             # Only what the paper said: a computed take is computed again after a correction.
             "collected": "" if cell.collected_written is None else cell.collected_written,
         }
@@ -71,16 +72,18 @@ def _entry(page: GamePage, sequence: int | None) -> BritishHandEntry | None:
     if sequence is not None:
         row = page.row_played(sequence)
         initial, results = _line_initial(page, sequence)
-        playing = [cell.player for cell in row.cells if cell.played] if row and not row.void else []
-        if row is not None and (row.void or not playing):
-            # A void hand: the players not yet out of the game when it was dealt.
+        playing = players
+        if row is not None:
+            # A line for every player still in the game when the hand was dealt, as the game now stands:
+            # one put back in by correcting an earlier hand gets a line to fill in.
             gone = {
                 cell.player
                 for done in page.rows[: page.rows.index(row)]
                 for cell in done.cells
                 if cell.went_out
             }
-            playing = [name for name in players if name not in gone] or players
+            played = {cell.player for cell in row.cells if cell.played}
+            playing = [name for name in players if name not in gone or name in played] or players
         return BritishHandEntry(
             players=players,
             playing=playing,
