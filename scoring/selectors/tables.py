@@ -120,6 +120,28 @@ def round_seating(round: Round) -> list[dict[str, Any]]:
     return rows
 
 
+def player_seat(event: Event, entry: Entry) -> dict[str, Any]:
+    """Where a followed player sits: the newest public round's number and their table and seat in it
+    (None when not seated there: a bye, a withdrawal, or no round yet). The navigation's query and one
+    more."""
+    numbers = event_round_numbers(event)
+    number = numbers[-1] if numbers else None
+    seat = None
+    if number is not None:
+        seat = (
+            Seat.objects.filter(round__event=event, round__number=number, entry=entry)
+            .values("table__number", "position", "table__first_dealer", "substitute__player__name")
+            .first()
+        )
+    return {
+        "round": number,
+        "table": seat["table__number"] if seat else None,
+        "seat": seat["position"] if seat else None,
+        "first_dealer": bool(seat) and seat["position"] == seat["table__first_dealer"],
+        "substitute": seat["substitute__player__name"] if seat else None,
+    }
+
+
 def _scored_deals(table_ref: str = "pk") -> Subquery:
     """The number of scored (not void) deals in the set of the outer query's table."""
     deals = (

@@ -84,6 +84,8 @@ class EventStandingsTable(PlacesTable):
         orderable = True
         empty_text = "No results count yet."
         attrs = {"class": "standings"}
+        # A phone following a player finds their row by it (static/js/follow.js).
+        row_attrs = {"data-entry": lambda record: record.get("entry_id") or ""}
 
     def __init__(self, data, *, event, knockout: bool = False, exclude=(), **kwargs):
         hidden = (*exclude, *(() if knockout else self.knockout_columns))

@@ -58,6 +58,7 @@ ACCESS: dict[str, tuple[str, str]] = {
     "seating": ("public", "page"),
     "table": ("public", "page"),
     "player": ("public", "page"),
+    "player_seat": ("public", "page"),
     "projector": ("public", "page"),
     # scoring/event_urls.py
     "desk": ("login", "sent_on"),

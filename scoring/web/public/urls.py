@@ -7,6 +7,7 @@ scoring:round                     /e/<slug>/r/<number>/          tables of a rou
 scoring:seating                   /e/<slug>/r/<number>/seating/  where do I sit
 scoring:table                     /e/<slug>/r/<number>/t/<table>/  a set's public page
 scoring:player                    /e/<slug>/p/<entry_id>/        a player's history
+scoring:player_seat               /e/<slug>/p/<entry_id>/seat/   where a followed player sits (a fragment)
 scoring:projector                 /e/<slug>/projector/
 """
 
@@ -22,5 +23,6 @@ urlpatterns: list = [
     path("e/<slug:slug>/r/<int:number>/seating/", views.seating, name="seating"),
     path("e/<slug:slug>/r/<int:number>/t/<int:table>/", views.set_page, name="table"),
     path("e/<slug:slug>/p/<int:entry_id>/", views.player, name="player"),
+    path("e/<slug:slug>/p/<int:entry_id>/seat/", views.player_seat, name="player_seat"),
     path("e/<slug:slug>/projector/", views.projector, name="projector"),
 ]

@@ -18,6 +18,7 @@ from ...selectors.players import player_games
 from ..filters import NameFilterForm, mark_matches
 from ..lookups import event_for, round_for, round_param, wants_provisional
 from ..permissions import directed_ids, is_organiser, user_directs
+from ..query import number_param
 from ..responses import public_results_page
 from ..table_page import TableExportView
 from ..tables import RoundTablesTable, SetGridTable, StandingsTable, export_name, grid_rows, shared_place
@@ -97,6 +98,18 @@ class StandingsView(PublicTableView):
 
     def get_table_data(self):
         return self.view.rows
+
+    def get_table_pagination(self, table):
+        """?follow=<entry id> (a phone following a player) opens the page holding their row."""
+        pagination = super().get_table_pagination(table)
+        followed = number_param(self.request.GET, "follow")
+        if not pagination or followed is None or "page" in self.request.GET or "sort" in self.request.GET:
+            return pagination
+        ids = [row.get("entry_id") for row in self.view.rows]
+        if followed in ids:
+            per_page = number_param(self.request.GET, "per_page") or pagination.get("per_page", 50)
+            pagination = {**pagination, "page": ids.index(followed) // per_page + 1}
+        return pagination
 
     def get_table_class(self):
         return BritishStandingsTable if self.event.game.of_hands else StandingsTable
@@ -246,10 +259,22 @@ def seating_view(request, slug: str, number: int):
     form = NameFilterForm(request.GET or None)
     query = form.query() if form.is_bound else ""
     matched = mark_matches(rows, query, ("player", "club", "substitute"))
+    # Each name links to the player's page (where a phone follows it): one reverse, not one a row.
+    player_prefix = reverse("scoring:player", kwargs={"slug": event.slug, "entry_id": 0})[:-2]
+    context = {"event": event, "round": rnd, "rows": rows, "form": form, "query": query, "matched": matched}
+    return render(request, "public/seating.html", context | {"player_prefix": player_prefix})
+
+
+@require_safe
+def player_seat_view(request, slug: str, entry_id: int):
+    """What a phone that follows a player shows at the top of the event's pages: their table and seat in
+    the newest public round, and links to their page and the standings at their row."""
+    event = event_for(request, slug)
+    entry = get_object_or_404(Entry.objects.select_related("player"), pk=entry_id, event=event)
     return render(
         request,
-        "public/seating.html",
-        {"event": event, "round": rnd, "rows": rows, "form": form, "query": query, "matched": matched},
+        "public/_follow.html",
+        {"event": event, "entry": entry, "seat": selectors.player_seat(event, entry)},
     )
 
 
@@ -283,6 +308,8 @@ def player_view(request, slug: str, entry_id: int):
 # to this many, and each page shows what fits the screen.
 PROJECTOR_ROWS = 400
 PROJECTOR_PAGE_SECONDS = 12
+# Two columns of ten on the 1920×1080 screen (and on any 16:9 one: the type follows the screen's size).
+PROJECTOR_PER_PAGE = 20
 
 
 def projector_table_label(row) -> str:
@@ -322,20 +349,38 @@ def projector_view(request, slug: str):
     ]
     provisional = wants_provisional(request)
     view = cached_standings(event, round_number=None, provisional=provisional)
+    starting = starting_round(rounds, in_play)
     return render(
         request,
         "public/projector.html",
         {
             "event": event,
             "rounds": rounds,
-            "playing": playing,
+            "playing": [] if starting else playing,
             "provisional": provisional,
             "scope": view.scope,
             "rows": view.rows[:PROJECTOR_ROWS],
+            # While a round starts the hall needs its seating, by name, more than the standings.
+            "starting": starting,
+            "seating": selectors.round_seating(starting.round) if starting else [],
             "page_seconds": PROJECTOR_PAGE_SECONDS,
+            "per_page": PROJECTOR_PER_PAGE,
             "knockout": event.is_knockout,
         },
     )
+
+
+def starting_round(rounds, in_play):
+    """The newest public round while it starts (no table has a scored deal or a verified set yet), or
+    None. Reads the projector's own rows: no query."""
+    seated = [row for row in rounds if row.seated]
+    if not seated:
+        return None
+    newest = seated[-1]
+    tables = in_play.get(newest.round.pk, [])
+    if newest.verified or len(tables) < newest.table_count or any(table.scored for table in tables):
+        return None
+    return newest
 
 
 def set_places(grid) -> list[dict]:
@@ -358,4 +403,5 @@ round_page = public_results_page(RoundView.as_view())
 set_page = public_results_page(SetView.as_view())
 seating = public_results_page(seating_view)
 player = public_results_page(player_view)
+player_seat = public_results_page(player_seat_view)
 projector = public_results_page(projector_view)
