@@ -87,6 +87,8 @@ class Event(models.Model):
     # helpers who may check players in and nothing else.
     check_in = models.BooleanField(default=False)
     door_staff = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="door_events")
+    # The prize table (issue 26, `scoring.prizes`): currency, overall places, categories, one prize or more.
+    prizes = models.JSONField(default=dict, blank=True)
     # Bumped by every service that changes a counted result: cache keys and ETags derive from it.
     results_changed_at = models.DateTimeField(default=timezone.now)
     results_stamp = models.PositiveIntegerField(default=0)

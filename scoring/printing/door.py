@@ -1,6 +1,6 @@
-"""The door's printouts (issue 26): the badge list (number, name, club, check-in code, ticked at the
-door) and a slip a player with the code and its QR code, the check-in address under the base URL the
-page was asked on (what the door helpers' phones reach)."""
+"""The door's printouts (issue 26): the prize list; the badge list (number, name, club, check-in code,
+ticked at the door) and a slip a player with the code and its QR code, the check-in address under the
+base URL the page was asked on (what the door helpers' phones reach)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from django.utils.safestring import SafeString
 
 from ..models import Event
 from ..selectors.door import DoorRow
+from ..selectors.prizes import PrizeList
 from .scoresheets import print_css, write_pdf
 from .sheet_codes import qr_image
 
@@ -54,3 +55,17 @@ def badges_html(*, event: Event, rows: Sequence[DoorRow], base_url: str, slips_o
 
 def render_badges(*, event: Event, rows: Sequence[DoorRow], base_url: str, slips_only: bool = False) -> bytes:
     return write_pdf(badges_html(event=event, rows=rows, base_url=base_url, slips_only=slips_only))
+
+
+def prize_list_html(prizes: PrizeList) -> str:
+    context = {
+        "prizes": prizes,
+        "title": f"{prizes.event.name} · prize list",
+        "css": print_css(prizes.event.paper),
+    }
+    return render_to_string("pdf/prizes.html", context)
+
+
+def render_prize_list(prizes: PrizeList) -> bytes:
+    """The prize list to pin up and pay from: each group's prizes as set and who won what."""
+    return write_pdf(prize_list_html(prizes))

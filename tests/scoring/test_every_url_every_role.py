@@ -117,6 +117,9 @@ ACCESS: dict[str, tuple[str, str]] = {
     "door_slip": ("director", "page"),
     "door_settings": ("director", "post"),
     "door_helper_add": ("director", "post"),
+    "door_prizes": ("director", "page"),
+    "prizes": ("public", "page"),
+    "pdf_prizes": ("public", "page"),
     # scoring/pdf_urls.py
     "pdf_table_blank": ("director", "page"),
     "pdf_table_sheet": ("director", "page"),

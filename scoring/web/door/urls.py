@@ -11,6 +11,7 @@ settings are for directors alone.
   scoring:door_slip         ./slip/<entry_id>/         PDF: one player's slip
   scoring:door_settings     ./settings/                POST (directors): check-in on or off
   scoring:door_helper_add   ./helpers/                 POST (directors): an account made a door helper
+  scoring:door_prizes       ./prizes/                  the prize table (directors), with the list it gives
 """
 
 from django.urls import path
@@ -27,4 +28,5 @@ urlpatterns: list = [
     path("slip/<int:entry_id>/", views.slip, name="door_slip"),
     path("settings/", views.settings, name="door_settings"),
     path("helpers/", views.helper_add, name="door_helper_add"),
+    path("prizes/", views.prize_table, name="door_prizes"),
 ]

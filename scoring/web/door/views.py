@@ -15,9 +15,13 @@ from django.views.decorators.http import require_POST, require_safe
 from ...door_codes import door_code_matches
 from ...models import Entry, Event
 from ...printing import door as door_printing
+from ...prizes import CATEGORY_LINE, typed_prize_table
 from ...selectors.door import check_in_list, door_find, door_row, door_rows
+from ...selectors.prizes import prize_list
 from ...self_entry_codes import normal_short_code
 from ...services import door as service
+from ...services import prizes as prize_service
+from ..forms import AlertsMixin, VersionedForm
 from ..lookups import request_base_url
 from ..permissions import door_required
 from ..responses import pdf_response
@@ -26,7 +30,7 @@ from ..view_support import post_form, refusal_status
 HOW = {"code", "name", "address", "photo", "camera"}
 
 
-class AddAtDoorForm(forms.Form):
+class AddAtDoorForm(AlertsMixin, forms.Form):
     name = forms.CharField(max_length=100)
     club = forms.CharField(max_length=100, required=False)
 
@@ -192,3 +196,45 @@ def helper_add(request, event: Event, directs: bool):
             return _door_page(request, event, directs, status=refusal_status(exc))
         messages.success(request, f"{form.cleaned_data['username']} may check players in at this event.")
     return redirect("scoring:door", slug=event.slug)
+
+
+class PrizeTableForm(VersionedForm):
+    currency = forms.CharField(max_length=3, initial="JMD", help_text="Three letters: JMD, GBP, USD.")
+    places = forms.CharField(
+        label="Overall prizes by place",
+        max_length=2000,
+        help_text="Largest first, separated by commas: 500, 300, 200 (no thousands separators).",
+    )
+    categories = forms.CharField(
+        label="Categories, one a line",
+        required=False,
+        max_length=5000,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text=f"Name | rule | prizes, e.g. “{CATEGORY_LINE}” or “Seniors | age >= 60 | 100”.",
+    )
+    multiple = forms.BooleanField(label="A player may win more than one prize", required=False)
+
+
+@door_required
+def prize_table(request, event: Event, directs: bool):
+    """The prize table (directors), with the prize list it gives over the results so far."""
+    _directors_only(directs)
+    initial = {**typed_prize_table(event.prizes or {}), "version": event.version}
+    if not event.prizes:
+        initial["currency"] = "JMD"
+    form = PrizeTableForm(request.POST or None, initial=initial)
+
+    def page(status: int):
+        context = {"event": event, "form": form, "prizes": prize_list(event)}
+        return render(request, "door/prizes.html", context, status=status)
+
+    if request.method != "POST":
+        return page(200)
+    return post_form(
+        request,
+        form,
+        call=lambda data: prize_service.event_prizes_set(event=event, user=request.user, **data),
+        done=lambda _: "The prize table is saved.",
+        then=reverse("scoring:door_prizes", kwargs={"slug": event.slug}),
+        page=page,
+    )

@@ -6,6 +6,7 @@ scoring:pdf_round_sheets     r/<number>/sheets.pdf            every table's shee
 scoring:pdf_round_fallback   r/<number>/fallback.pdf         seating lists + every blank sheet (directors)
 scoring:pdf_seating          r/<number>/seating.pdf           by name and by table (public)
 scoring:pdf_standings        standings.pdf                    ?round=N &provisional=1 (public)
+scoring:pdf_prizes           prizes.pdf                       the prize list (public)
 """
 
 from django.urls import path
@@ -19,4 +20,5 @@ urlpatterns: list = [
     path("r/<int:number>/fallback.pdf", pdf_views.round_fallback, name="pdf_round_fallback"),
     path("r/<int:number>/seating.pdf", pdf_views.seating, name="pdf_seating"),
     path("standings.pdf", pdf_views.standings, name="pdf_standings"),
+    path("prizes.pdf", pdf_views.prizes, name="pdf_prizes"),
 ]

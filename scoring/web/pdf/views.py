@@ -10,8 +10,9 @@ from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_safe
 
 from ...models import Event, Table
-from ...printing import scoresheets
+from ...printing import door, scoresheets
 from ...printing.sheet_codes import sheet_codes
+from ...selectors.prizes import prize_list
 from ..lookups import event_for, request_base_url, round_for, round_param, wants_provisional
 from ..permissions import director_required
 from ..query import flag_param
@@ -87,3 +88,10 @@ def seating(request, slug: str, number: int):
     event = event_for(request, slug)
     rnd = round_for(event, number)
     return pdf_response(scoresheets.render_seating(round=rnd), f"{event.slug}-r{number}-seating.pdf")
+
+
+@public_results_page
+def prizes(request, slug: str):
+    """The prize list (issue 26), as its public page shows it."""
+    event = event_for(request, slug)
+    return pdf_response(door.render_prize_list(prize_list(event)), f"{event.slug}-prizes.pdf")

@@ -9,11 +9,12 @@ scoring:table                     /e/<slug>/r/<number>/t/<table>/  a set's publi
 scoring:player                    /e/<slug>/p/<entry_id>/        a player's history
 scoring:player_seat               /e/<slug>/p/<entry_id>/seat/   where a followed player sits (a fragment)
 scoring:projector                 /e/<slug>/projector/
+scoring:prizes                    /e/<slug>/prizes/              the prize list (issue 26)
 """
 
 from django.urls import path
 
-from . import views
+from . import prizes, views
 
 urlpatterns: list = [
     path("", views.home, name="home"),
@@ -25,4 +26,5 @@ urlpatterns: list = [
     path("e/<slug:slug>/p/<int:entry_id>/", views.player, name="player"),
     path("e/<slug:slug>/p/<int:entry_id>/seat/", views.player_seat, name="player_seat"),
     path("e/<slug:slug>/projector/", views.projector, name="projector"),
+    path("e/<slug:slug>/prizes/", prizes.prizes, name="prizes"),
 ]

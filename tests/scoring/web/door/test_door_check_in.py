@@ -5,6 +5,8 @@ nothing else. One event built once for the class (each test rolls back to it).""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from django.contrib.auth import get_user_model
 from django.test import TestCase
 from django.urls import reverse
@@ -16,6 +18,7 @@ from scoring.models import Entry, Round, Seat
 from scoring.selectors.door import check_in_list, door_find, door_rows
 from scoring.services import door
 
+SCREENSHOTS = Path(__file__).resolve().parents[4] / "build" / "screenshots"
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida")
 
 
@@ -192,6 +195,8 @@ class DoorTests(TestCase):
         rows = door_rows(self.event)
         assert [row.number for row in rows] == list(range(1, len(NAMES) + 1))
         badges = self.client.get(self.url("door_badges"))
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        (SCREENSHOTS / "door-badges.pdf").write_bytes(badges.content)
         text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(badges.content)).pages)
         for row in rows:
             assert f"{row.code[:3]} {row.code[3:]}" in text and row.name in text
