@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0013_door_check_in'),
+        ('scoring', '0014_published_rating_lists'),
     ]
 
     operations = [
