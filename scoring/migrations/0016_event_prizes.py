@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0014_published_rating_lists'),
+        ('scoring', '0015_reset_computed_when_blank'),
     ]
 
     operations = [
