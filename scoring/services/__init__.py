@@ -46,7 +46,7 @@ from .rounds import (
     seat_substitute,
 )
 from .seasons import SEASON_FIELDS, season_create, season_update
-from .sets import set_reopen, set_verify
+from .sets import set_reopen, set_totals_readd, set_verify
 
 __all__ = [
     "EDITABLE_EVENT_FIELDS",
@@ -90,6 +90,7 @@ __all__ = [
     "season_update",
     "seat_substitute",
     "set_reopen",
+    "set_totals_readd",
     "set_verify",
     "sheet_import",
 ]

@@ -15,7 +15,7 @@ from ..games import game_of
 from ..models import GameSet
 from ..sheets import deals_of, findings_for_set, seats_of, sheet_from_rows
 from .closing import round_close_if_complete
-from .guards import check_version, describe_set, locked_set, sentence, set_changed
+from .guards import SetLocked, check_version, describe_set, locked_set, sentence, set_changed
 
 
 @transaction.atomic
@@ -132,3 +132,69 @@ def set_reopen(*, game_set: GameSet, user, reason: str, expected_version: int | 
         reason=reason.strip(),
     )
     return game_set
+
+
+TOTALS_READDED = "kalooki.set.totals_readded"
+# V14: a running total that differs from the sum of the scores (the engine's finding code).
+TOTAL_MISMATCH = "TOTAL_MISMATCH"
+
+
+@transaction.atomic
+def set_totals_readd(*, game_set: GameSet, user, confirm: bool, expected_version: int | None = None) -> dict:
+    """Write again every running total that differs from the sum of the scores so far (V14), from the
+    scores: after a score is corrected in totals mode, the paper's later totals were added from the old
+    score and each of them now mismatches. Needs `confirm` (a typed total is the paper's, and this
+    replaces it); one audit entry holds every total before and after. Returns {deal: {player: (before,
+    after)}}. A verified set is locked; a set with no such total is refused, naming none to re-add."""
+    game_set = locked_set(game_set)
+    what = describe_set(game_set)
+    check_version(game_set, expected_version, what=what)
+    if game_set.is_verified:
+        raise SetLocked(game_set)
+    game = game_of(game_set.table.round.event)
+    deals = [deal for deal in deals_of(game_set) if not deal.void]
+    findings = findings_for_set(
+        game_set, sheet=sheet_from_rows(game_set, seats_of(game_set), deals_of(game_set))
+    )
+    expected = {
+        (finding.deal, finding.player): finding.expected
+        for finding in findings
+        if finding.code == TOTAL_MISMATCH and isinstance(finding.expected, int)
+    }
+    if not expected:
+        raise ValidationError(
+            f"No written total of {what} differs from the sum of the scores: nothing to re-add."
+        )
+    if not confirm:
+        raise field_errors(
+            {"confirm": f"Confirm that the written totals are re-added from the scores ({len(expected)})."}
+        )
+    changed: dict[int, dict[str, tuple[int | None, int]]] = {}
+    now = timezone.now()
+    for deal in deals:
+        rows = [row for row in deal.results.all() if (deal.number, row.entry.player.name) in expected]
+        for row in rows:
+            total = expected[(deal.number, row.entry.player.name)]
+            changed.setdefault(deal.number, {})[row.entry.player.name] = (row.total_written, total)
+            row.total_written = total
+            row.save(update_fields=["total_written"])
+        if rows:
+            deal.version += 1
+            deal.updated_at, deal.updated_by = now, acting_user(user)
+            deal.save(update_fields=["version", "updated_at", "updated_by"])
+    count = sum(len(lines) for lines in changed.values())
+    set_changed(game_set, user, f"{count} written total{'s' if count != 1 else ''} re-added from the scores")
+    audit_record(
+        event=game_set.table.round.event,
+        action=TOTALS_READDED,
+        user=user,
+        obj=game_set,
+        before={
+            str(number): {name: pair[0] for name, pair in lines.items()} for number, lines in changed.items()
+        },
+        after={
+            str(number): {name: pair[1] for name, pair in lines.items()} for number, lines in changed.items()
+        },
+        reason=f"written totals re-added from the scores ({game.deal_word}s {', '.join(map(str, changed))})",
+    )
+    return changed

@@ -87,6 +87,9 @@ class DealForm(AlertsMixin, forms.Form):
         self.fields["dealer"].choices = [("", "— not given —"), *names]
         # The director starts every deal here, straight after the page loads.
         self.fields["out"].widget.attrs["autofocus"] = True
+        # A first letter picks a player; the same letter again the next with that initial (entry.js).
+        for name in ("out", "dealer"):
+            self.fields[name].widget.attrs["data-by-initial"] = ""
 
 
 class PlayerResultForm(forms.Form):
@@ -321,6 +324,15 @@ class ReopenForm(VersionedForm):
         self.fields["reason"].label = f"Why is the verified {game.unit} reopened?"
 
 
+class TotalsReaddForm(VersionedForm):
+    """After a score is corrected in totals mode: the later written totals re-added from the scores."""
+
+    id_prefix = "readd"
+    confirm = forms.BooleanField(
+        label="Yes, replace these written totals with the sums of the scores", required=False
+    )
+
+
 class DeleteDealForm(VersionedForm):
     """Deleting a deal is confirmed and says why (the audit log keeps the reason and the deal)."""
 
@@ -383,7 +395,8 @@ class RoundSeatForm(AlertsMixin, forms.Form):
 
     def ask_confirmation(self) -> None:
         """Show the confirmation box (after the service named the open tables)."""
-        self.fields["confirm_open"].widget = forms.CheckboxInput()
+        # The box the refusal asks for gets the focus (static/js/focus-refused.js).
+        self.fields["confirm_open"].widget = forms.CheckboxInput(attrs={"data-focus-here": ""})
 
 
 class RoundCreateForm(AlertsMixin, forms.Form):

@@ -96,6 +96,7 @@ ACCESS: dict[str, tuple[str, str]] = {
     "direct_verify": ("director", "post"),
     "direct_game_verify": ("director", "post"),
     "direct_reopen": ("director", "post"),
+    "direct_totals_readd": ("director", "post"),
     "direct_laydown": ("director", "post"),
     "direct_sheet_import": ("director", "page"),
     "direct_substitute": ("director", "page"),

@@ -193,8 +193,66 @@
     }
   }
 
+  /* Who went out (or dealt) by first letter: the first player with that initial, and a second press of
+     the same letter the next one (Andre, then Althea), never silently the first of two. The chosen
+     name is said beside the field, with the others who share the initial. */
+  function initialOf(text) {
+    return text.trim().normalize("NFD").charAt(0).toLocaleLowerCase();
+  }
+
+  function chooseByInitial(select, key) {
+    var letter = initialOf(key);
+    var options = toArray(select.options).filter(function (option) {
+      return option.value !== "" && initialOf(option.text) === letter;
+    });
+    if (!options.length) {
+      return false;
+    }
+    var at = options.indexOf(select.options[select.selectedIndex]);
+    var chosen = options[(at + 1) % options.length];
+    select.value = chosen.value;
+    select.dispatchEvent(new Event("input", { bubbles: true }));
+    select.dispatchEvent(new Event("change", { bubbles: true }));
+    sayChosen(select, options, chosen, key);
+    return true;
+  }
+
+  function sayChosen(select, options, chosen, key) {
+    var echo = document.getElementById(select.id + "-chosen");
+    if (!echo) {
+      return;
+    }
+    var others = options.filter(function (option) { return option !== chosen; });
+    var next = others.length ? options[(options.indexOf(chosen) + 1) % options.length].text : "";
+    echo.textContent = chosen.text + (next ? " (" + options.length + " with " + key.toUpperCase() +
+      ": press " + key.toUpperCase() + " again for " + next + ")" : "");
+  }
+
+  function sayChoice(select) {
+    var echo = document.getElementById(select.id + "-chosen");
+    if (echo) {
+      var option = select.options[select.selectedIndex];
+      echo.textContent = option && option.value ? option.text : "";
+    }
+  }
+
+  document.addEventListener("change", function (event) {
+    var target = event.target;
+    if (event.isTrusted && target.tagName === "SELECT" && target.hasAttribute("data-by-initial")) {
+      sayChoice(target);
+    }
+  });
+
   document.addEventListener("keydown", function (event) {
     if (event.isComposing) {
+      return;
+    }
+    var picker = event.target;
+    if (picker.tagName === "SELECT" && picker.hasAttribute("data-by-initial") && event.key.length === 1 &&
+        /\p{L}/u.test(event.key) && !event.ctrlKey && !event.altKey && !event.metaKey) {
+      if (chooseByInitial(picker, event.key)) {
+        event.preventDefault();
+      }
       return;
     }
     var target = event.target;
@@ -283,9 +341,11 @@
   function settle(root) {
     var scope = root || document;
     guardLiveCheck(scope);
+    // Another form of the page refused (focus-refused.js gives it the focus): the deal form waits.
+    var refusedElsewhere = document.querySelector("form[data-refused-focus]");
     var first = scope.querySelector("[data-focus-on-load]") ||
       scope.querySelector(FORM + ' [aria-invalid="true"]') ||
-      scope.querySelector(FORM + " [autofocus]");
+      (refusedElsewhere ? null : scope.querySelector(FORM + " [autofocus]"));
     if (first) {
       // A refused field inside a closed "more" panel: open it first.
       var panel = first.closest("[hidden]");

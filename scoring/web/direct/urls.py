@@ -20,6 +20,7 @@ tests/scoring/test_roles_entry.py walks `urlpatterns`, so a new URL is checked f
   scoring:direct_verify          ./r/<number>/t/<table>/verify/       POST
   scoring:direct_game_verify     ./r/<number>/t/<table>/game/verify/  POST: as direct_verify (a game)
   scoring:direct_reopen          ./r/<number>/t/<table>/reopen/       POST, with a reason
+  scoring:direct_totals_readd    ./r/<number>/t/<table>/totals/       POST, confirmed: written totals re-added
   scoring:direct_laydown         ./r/<number>/t/<table>/laydown/      POST (htmx): check a lay-down
   scoring:direct_sheet_import    ./r/<number>/t/<table>/import/       a kalooki-sheet/1 JSON sheet
   scoring:direct_substitute      ./r/<number>/t/<table>/seat/<position>/substitute/
@@ -56,6 +57,7 @@ urlpatterns: list = [
     # A game's verify form posted here before there was one verify view: the address stays.
     path(TABLE + "game/verify/", views.verify, name="direct_game_verify"),
     path(TABLE + "reopen/", views.reopen, name="direct_reopen"),
+    path(TABLE + "totals/", views.totals_readd, name="direct_totals_readd"),
     path(TABLE + "laydown/", views.laydown, name="direct_laydown"),
     path(TABLE + "import/", views.sheet_import, name="direct_sheet_import"),
     path(TABLE + "seat/<int:position>/substitute/", views.substitute, name="direct_substitute"),

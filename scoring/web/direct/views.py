@@ -39,6 +39,7 @@ from ..forms import (
     RoundSeatForm,
     SheetImportForm,
     SubstituteForm,
+    TotalsReaddForm,
     VerifyForm,
     WithdrawForm,
     result_initial,
@@ -153,6 +154,8 @@ def _table_page(
         "sequence": sequence,
         "verify_form": VerifyForm(initial={"version": game_set.version}),
         "reopen_form": ReopenForm(initial={"version": game_set.version}),
+        "readd_form": TotalsReaddForm(initial={"version": game_set.version}),
+        "total_mismatches": [finding for finding in grid.findings if finding.code == "TOTAL_MISMATCH"],
         "laydown_form": LaydownForm(initial={"deal": grid.next_number or 9}),
         "warnings": [finding for finding in grid.findings if not finding.is_error],
         "entry_mode": mode,
@@ -616,6 +619,34 @@ def reopened_words(event: Event, reopened: GameSet) -> str:
     return (
         f"{done}: it leaves the verified results of round {rnd.number} until it is verified again; the "
         "provisional standings still count its deals."
+    )
+
+
+@director_required
+@require_POST
+def totals_readd(request, event: Event, number: int, table: int):
+    """Re-add the written totals that differ from the sums of the scores (confirmed, audited)."""
+    game_set = game_set_or_404(event, number, table)
+
+    def done(changed: dict) -> str:
+        count = sum(len(lines) for lines in changed.values())
+        deals = ", ".join(str(number) for number in changed)
+        word = event.game.deal_word
+        return (
+            f"{count} written total{'s' if count != 1 else ''} re-added from the scores "
+            f"({word}{'s' if len(changed) != 1 else ''} {deals}; recorded in the history)."
+        )
+
+    return _table_form(
+        request,
+        event,
+        game_set,
+        TotalsReaddForm(request.POST),
+        name="readd_form",
+        call=lambda data: services.set_totals_readd(
+            game_set=game_set, user=request.user, confirm=data["confirm"], expected_version=data["version"]
+        ),
+        done=done,
     )
 
 

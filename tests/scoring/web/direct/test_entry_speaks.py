@@ -8,9 +8,10 @@ import copy
 
 from django.urls import reverse
 
+from adjudication.models import AuditEntry
 from scoring import services
-from scoring.models import GameSet
-from tests.conftest import renamed_sheet
+from scoring.models import Deal, DealResult, GameSet
+from tests.conftest import load_json, renamed_sheet
 from tests.scoring.test_entry_views import form_data, record_all, table_url, text
 
 
@@ -95,3 +96,38 @@ def test_a_director_lands_on_the_event_with_the_latest_activity(client, director
     assert client.get(reverse("scoring:desk")).url == reverse(
         "scoring:direct", kwargs={"slug": "alpha-night"}
     )
+
+
+# --- the later totals re-added after a score is corrected -------------------------------------------
+
+
+def test_one_confirmed_action_re_adds_the_later_totals_after_a_corrected_score(as_director, played):
+    deal_two = Deal.objects.get(game_set=played, number=2)
+    correction = copy.deepcopy(load_json("example-sheet.json")["deals"][1]) | {"dealer": "Bob"}
+    correction["results"]["Bob"] |= {"penalty": 81, "total": 96}
+    data = form_data(correction, version=deal_two.version, sequence=2, reason="Bob's 71 was 81")
+    html = text(as_director.post(table_url(played, "direct_deal", sequence=2), data, follow=True))
+    # Every later total of Bob's was added from the old 71: seven totals now differ by 10.
+    assert "7 written totals differ from the sum of the scores" in html
+    assert "Deal 3, Bob: written 282, the scores add up to 292" in html
+    played.refresh_from_db()
+    url = table_url(played, "direct_totals_readd")
+    refused = as_director.post(url, {"version": played.version})
+    assert refused.status_code == 400
+    assert "Confirm that the written totals are re-added from the scores (7)." in text(refused)
+    assert b"data-refused" in refused.content
+    response = as_director.post(url, {"version": played.version, "confirm": "on"}, follow=True)
+    readded = (
+        "7 written totals re-added from the scores (deals 3, 4, 5, 6, 7, 8, 9; recorded in the history)."
+    )
+    assert readded in text(response)
+    played.refresh_from_db()
+    assert played.error_count == 0
+    bob = DealResult.objects.filter(deal__game_set=played, entry__player__name="Bob").order_by("deal__number")
+    assert [row.total_written for row in bob][2:4] == [292, 332]
+    entry = AuditEntry.objects.get(action="kalooki.set.totals_readded")
+    assert entry.before["3"] == {"Bob": 282} and entry.after["3"] == {"Bob": 292}
+    # A second press finds nothing to re-add and says so; a stale page is refused.
+    again = as_director.post(url, {"version": played.version, "confirm": "on"})
+    assert again.status_code == 400 and "nothing to re-add" in text(again)
+    assert as_director.post(url, {"version": 1, "confirm": "on"}).status_code == 409
