@@ -4,12 +4,19 @@ Every CSV the app writes (the pages' exports and `manage.py standings --format c
 through `spreadsheet_text`: a text cell that begins with `=`, `+`, `-`, `@`, a tab or a carriage return
 gets a leading `'` (SCORESHEET.md, "Standings as data"); numbers stay numbers. XLSX keeps the text as it
 is and writes every such cell as text, never as a formula. JSON is data, not a spreadsheet: unchanged.
+
+The pages' exports are for people, who open them in a spreadsheet: the CSV starts with a byte-order mark
+(without it Excel on Windows reads UTF-8 as its own code page: "ZoÃ«"), booleans are `true`/`false` in CSV
+and real booleans in XLSX, numbers are rounded as the page shows them, and the sheet's name is whole
+words. `manage.py standings --format csv` is the interchange format instead: JSON keys, no mark.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from django.utils.text import slugify
 from django_tables2.export import TableExport
 from tablib import Dataset
 from tablib.formats import registry
@@ -29,14 +36,57 @@ def spreadsheet_text(value: Any) -> Any:
     return value
 
 
+def csv_cell(value: Any) -> Any:
+    """`value` as a CSV cell: booleans as `true`/`false`, formula-looking text quoted."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return spreadsheet_text(value)
+
+
 def escaped_dataset(dataset: Dataset) -> Dataset:
-    """A copy of `dataset` whose text cells (headers included) pass through `spreadsheet_text`."""
+    """A copy of `dataset` whose cells (headers included) pass through `csv_cell`."""
     copy = Dataset(title=dataset.title)
     if dataset.headers:
-        copy.headers = [spreadsheet_text(header) for header in dataset.headers]
+        copy.headers = [csv_cell(header) for header in dataset.headers]
     for row in dataset:
-        copy.append([spreadsheet_text(value) for value in row])
+        copy.append([csv_cell(value) for value in row])
     return copy
+
+
+def number_as_shown(value: float | int | None, places: int = 2) -> float | int | None:
+    """A number as a page shows it, for a spreadsheet: a whole number stays whole (8, not 8.0), anything
+    else is rounded to `places` decimals (25.0, not 25.000000000000004).
+
+    >>> number_as_shown(8.0), number_as_shown(27.123456), number_as_shown(1.1 + 2.2), number_as_shown(None)
+    (8, 27.12, 3.3, None)
+    """
+    if value is None or isinstance(value, bool):
+        return value
+    rounded = round(float(value), places)
+    return int(rounded) if rounded.is_integer() else rounded
+
+
+# What Excel refuses in a sheet's name, and how long the name may be.
+NOT_IN_SHEET_NAMES = re.compile(r"[\[\]:*?/\\]")
+SHEET_NAME_LIMIT = 31
+
+
+def sheet_name(text: str) -> str:
+    """`text` as a spreadsheet's sheet name: whole words up to 31 characters, without the characters
+    Excel refuses (a single longer word is the only thing ever cut).
+
+    >>> sheet_name("Kingston Winter League: standings"), sheet_name("Round 2: tables")
+    ('Kingston Winter League', 'Round 2 tables')
+    """
+    words = NOT_IN_SHEET_NAMES.sub(" ", text).split()
+    name = ""
+    for word in words:
+        longer = f"{name} {word}" if name else word
+        if len(longer) > SHEET_NAME_LIMIT:
+            break
+        name = longer
+    name = name.rstrip(",;·–- ")
+    return name or (words[0][:SHEET_NAME_LIMIT] if words else "Sheet")
 
 
 class TextCellsXLSX(registry.get_format("xlsx")):  # type: ignore[misc]
@@ -55,12 +105,23 @@ def xlsx_bytes(dataset: Dataset) -> bytes:
     return TextCellsXLSX.export_set(dataset)
 
 
+def export_name(*parts) -> str:
+    """A file's name (without its extension) from the parts that say what it holds:
+    `export_name("open", "standings", "after-round-2")` is `open-standings-after-round-2`."""
+    return "-".join(slugify(str(part)) for part in parts if part not in (None, ""))
+
+
+# The byte-order mark that tells a spreadsheet the CSV is UTF-8.
+BOM = "\ufeff"
+
+
 class SafeTableExport(TableExport):
-    """django-tables2's export with the spreadsheet formats made safe to open (see the module)."""
+    """django-tables2's export with the spreadsheet formats made safe and right to open (see the
+    module)."""
 
     def export(self):
         if self.format == self.CSV:
-            return escaped_dataset(self.dataset).export("csv")
+            return BOM + escaped_dataset(self.dataset).export("csv")
         if self.format == self.XLSX:
             return xlsx_bytes(self.dataset)
         return super().export()

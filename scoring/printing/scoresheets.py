@@ -21,7 +21,8 @@ from urllib.parse import quote
 from django.template.loader import get_template, render_to_string
 
 from ..collector import collector_paused
-from ..selectors import british_printed, printed
+from ..exports import export_name
+from ..selectors import british_printed, printed, standings_scope
 from ..selectors.british_printed import BritishPrintedSheet
 from .pdf_data import PrintedCode, SeasonSheet, Seating, StandingsSheet, TableSheet
 
@@ -271,6 +272,13 @@ def render_standings(*, event, round_number: int | None = None, provisional: boo
         return write_pdf(standings_html(british, template="pdf/british_standings.html"))
     standings = printed.standings_sheet(event, round_number=round_number, provisional=provisional)
     return write_pdf(standings_html(standings))
+
+
+def standings_pdf_name(event, *, round_number: int | None = None, provisional: bool = False) -> str:
+    """The standings PDF's file name, saying which view it holds as the CSV's does:
+    `open-standings-after-round-2.pdf`, `open-standings-provisional-round-3.pdf`. One query."""
+    scope = standings_scope(event, round_number=round_number, provisional=provisional)
+    return f"{export_name(event.slug, 'standings', scope.export_tag())}.pdf"
 
 
 def render_seating(*, round) -> bytes:

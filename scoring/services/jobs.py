@@ -219,14 +219,14 @@ def _standings_pdf(job: BackgroundJob, progress: Callable[[int, int, str], None]
     progress(0, 2, "laying out the standings")
     data = scoresheets.render_standings(event=job.event, round_number=round_number, provisional=provisional)
     progress(2, 2, "ready")
-    scope = f"r{round_number}-" if round_number else ""
-    kind = "provisional-standings" if provisional else "standings"
     _finish(
         job.pk,
         job.task_id,
         status=Status.DONE,
         result=data,
-        filename=f"{job.event.slug}-{scope}{kind}.pdf",
+        filename=scoresheets.standings_pdf_name(
+            job.event, round_number=round_number, provisional=provisional
+        ),
         step="ready",
         message="The standings PDF is ready to download.",
     )

@@ -8,7 +8,7 @@ from django.views.generic import TemplateView
 from django_tables2 import SingleTableMixin
 from django_tables2.export import ExportMixin
 
-from ..exports import SafeTableExport
+from ..exports import SafeTableExport, sheet_name
 from .query import number_param
 
 EXPORT_FORMATS = ("csv", "xlsx")
@@ -31,11 +31,16 @@ class TableExportView(ExportMixin, SingleTableMixin, TemplateView):
         number_param(request.GET, "per_page", maximum=MAX_PER_PAGE)
 
     def get_dataset_kwargs(self):
-        # Spreadsheet sheet names are limited to 31 characters.
-        return {"title": self.get_caption()[:31]}
+        # A sheet's name is at most 31 characters: whole words, never cut mid-word.
+        return {"title": sheet_name(self.get_sheet_title())}
 
     def get_caption(self) -> str:
         return ""
+
+    def get_sheet_title(self) -> str:
+        """The spreadsheet's sheet name in words (`sheet_name` fits it): the caption unless the view says
+        something shorter."""
+        return self.get_caption()
 
     def get_table_kwargs(self):
         return {"caption": self.get_caption()}

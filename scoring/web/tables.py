@@ -1,6 +1,8 @@
 """django-tables2 tables for the public pages. Rows are the plain dicts the selectors return, so the
 pages, the CSV/XLSX exports and the `standings` command share one shape (SCORESHEET.md, "Standings as
-data"). Exports use the field names of that shape as their headers.
+data"). The pages' exports are for people: their headers are the page's own words ("Outs", not
+`deals_won`), their booleans real booleans (`scoring.exports` writes them `true`/`false` in CSV); the
+`standings` command keeps the field names.
 """
 
 from __future__ import annotations
@@ -8,7 +10,6 @@ from __future__ import annotations
 import django_tables2 as tables
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
-from django.utils.text import slugify
 
 from ..selectors import SetPage, TableStatus
 from ..selectors.set_page import GridCell
@@ -18,7 +19,7 @@ WIDE = {"td": {"class": "wide-only"}, "th": {"class": "wide-only"}, "tf": {"clas
 
 
 class RowsTable(tables.Table):
-    """A table over dict rows: accessible caption, field names as export headers."""
+    """A table over dict rows: accessible caption, the page's column headers as export headers."""
 
     # Rendered as <th scope="row"> by templates/django_tables2/kalooki.html.
     row_header = ""
@@ -39,7 +40,7 @@ class RowsTable(tables.Table):
         yield from values
 
     def export_header(self, column) -> str:
-        return column.name
+        return str(column.header)
 
 
 def shared_place(place, shared) -> str:
@@ -68,7 +69,7 @@ class PlacesTable(RowsTable):
         return value
 
     def value_shared(self, value):
-        return "true" if value else "false"
+        return bool(value)
 
     def value_player(self, value):
         return value
@@ -126,12 +127,8 @@ class StandingsTable(EventStandingsTable):
         super().__init__(data, **kwargs)
 
 
-def export_name(*parts) -> str:
-    return "-".join(slugify(str(part)) for part in parts if part not in (None, ""))
-
-
 def set_status(row: TableStatus) -> tuple[str, str]:
-    """(key, words) for a set's public status; the key is also the exported value."""
+    """(key, words) for a set's public status; the words are also the exported value."""
     if row.corrected:
         return "corrected", "Corrected after verification"
     if row.verified:
@@ -190,13 +187,13 @@ class RoundTablesTable(RowsTable):
         return status_badge(record)
 
     def value_status(self, value, record):
-        return set_status(record)[0]
+        return set_status(record)[1]
 
     def render_overridden(self, value):
         return format_html('<span class="badge badge--override">{}</span>', "Override") if value else "—"
 
     def value_overridden(self, value):
-        return "true" if value else "false"
+        return bool(value)
 
 
 class DealCellColumn(tables.Column):
@@ -295,7 +292,6 @@ class SetGridTable(RowsTable):
                 (f"p{seat.position}_total", tables.Column(verbose_name=f"{name} total", visible=False))
             )
         super().__init__(data, extra_columns=extra, **kwargs)
-        self.player_columns = {name for name, _ in extra}
 
     def render_deal(self, value, record):
         note = format_html(
@@ -309,10 +305,6 @@ class SetGridTable(RowsTable):
 
     def value_deal(self, value, record):
         return f"{value} (void)" if record.get("void") else value
-
-    def export_header(self, column) -> str:
-        # Player columns are named by seat (p1, p2 …) but exported under the player's name.
-        return str(column.header) if column.name in self.player_columns else column.name
 
     def render_contract(self, value, record):
         return format_html('{}<span class="cell-note">{} cards</span>', value, record.get("deal_size"))

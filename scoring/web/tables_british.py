@@ -1,11 +1,12 @@
 """The public tables of an event of games of hands (British Kalooki, North American Kaluki): its
 standings (placement points or knock-out rows, from `selectors.british_standings`) as a django-tables2
-table, so the page, the CSV and the XLSX share the spec's shape and field names."""
+table, so the page, the CSV and the XLSX share the spec's shape and the page's words."""
 
 from __future__ import annotations
 
 import django_tables2 as tables
 
+from ..exports import number_as_shown
 from .tables import NUM, EventStandingsTable
 
 
@@ -31,3 +32,10 @@ class BritishStandingsTable(EventStandingsTable):
         super().__init__(
             data, event=event, exclude=("penalty",) if event.game.collects else ("collected",), **kwargs
         )
+
+    # Shared places share points (1.5): summed over games, shown to two decimals on the page and in files.
+    def render_points(self, value):
+        return number_as_shown(value)
+
+    def value_points(self, value):
+        return number_as_shown(value)

@@ -56,14 +56,14 @@ def test_standings_csv_quotes_formula_names_and_clubs_and_keeps_numbers(client, 
     rows = csv_rows(export(client, "standings", formula_world, "csv"))
     header = rows[0]
     players = [dict(zip(header, row, strict=True)) for row in rows[1:]]
-    assert [row["player"] for row in players] == ["'" + name for name in NAMES]
-    assert {row["club"] for row in players} == {"'=1+1"}
-    assert [row["total"] for row in players] == ["10", "20", "30", "40"]
+    assert [row["Player"] for row in players] == ["'" + name for name in NAMES]
+    assert {row["Club"] for row in players} == {"'=1+1"}
+    assert [row["Total"] for row in players] == ["10", "20", "30", "40"]
 
 
 def test_round_and_set_csv_quote_names_in_cells_and_headers(client, formula_world):
     tables = csv_rows(export(client, "round", formula_world, "csv", number=1))
-    assert tables[1][tables[0].index("players")] == "'" + "; ".join(NAMES)
+    assert tables[1][tables[0].index("Players")] == "'" + "; ".join(NAMES)
     grid = csv_rows(export(client, "table", formula_world, "csv", number=1, table=1))
     quoted = [head for head in grid[0] if head.startswith("'")]
     assert quoted == [head for name in NAMES for head in (f"'{name}", f"'{name} total")]

@@ -401,7 +401,7 @@ def test_the_exports_and_the_pdf_say_which_view_they_hold(client, night):
     response = client.get(f"/e/{slug}/standings/?_export=csv")
     assert f"{slug}-standings-after-round-1.csv" in response["Content-Disposition"]
     rows = list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"))))
-    assert rows[0]["deals"] == "9" and len(rows) == 8
+    assert rows[0]["Thru"] == "9" and len(rows) == 8
     response = client.get(f"/e/{slug}/standings/?round=2&_export=xlsx")
     assert f"{slug}-standings-round-2.xlsx" in response["Content-Disposition"]
     assert openpyxl.load_workbook(io.BytesIO(response.content)).active.title == "Round 2 verified"

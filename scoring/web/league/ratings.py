@@ -20,6 +20,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from ... import services
 from ...charts import rating_chart
+from ...exports import export_name
 from ...games import GAMES, Game
 from ...models import Player, RatingList, Season
 from ...selectors.published import Movement, latest_published, movement_of, player_movement
@@ -37,7 +38,6 @@ from ...selectors.ratings import (
 from ...services.ratings import rating_rule_update
 from ..permissions import is_organiser, season_organiser_required
 from ..table_page import TableExportView
-from ..tables import export_name
 from ..view_support import post_form, posted
 from .forms import MergeForm, RatingRuleForm
 from .tables import RatingTable
@@ -89,6 +89,11 @@ class RatingListView(TableExportView):
         )
         which = "official list" if self.official else "every rated player"
         return f"{scope}, {which}" + (f", {self.club}" if self.club else "")
+
+    def get_sheet_title(self) -> str:
+        # "North American Kaluki, official" is 31 characters: a club's name follows if it fits.
+        which = f"{self.game.title}, official" if self.official else f"{self.game.title} ratings"
+        return f"{which}, {self.club}" if self.club else which
 
     def get_table_data(self):
         rows = official_rows(self.rows) if self.official else self.rows

@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_safe
 
 from ... import services
+from ...exports import export_name
 from ...games import GAMES, JAMAICAN
 from ...models import Season
 from ...printing import scoresheets
@@ -20,7 +21,6 @@ from ...selectors.seasons import event_column, season_events, season_rows
 from ..permissions import is_organiser, may_act_on_events, season_organiser_required
 from ..responses import pdf_response
 from ..table_page import TableExportView
-from ..tables import export_name
 from ..view_support import post_form, posted
 from .forms import SeasonForm
 from .ratings import RatingListView
@@ -63,6 +63,9 @@ class SeasonView(TableExportView):
 
     def get_caption(self) -> str:
         return f"{self.season.name}: standings"
+
+    def get_sheet_title(self) -> str:
+        return self.season.name
 
     def get_table_data(self):
         return season_rows(self.rating_list)

@@ -1,6 +1,6 @@
 """django-tables2 tables for the rating lists and the season standings (rows from
 `scoring.selectors.ratings.rating_rows` and `scoring.selectors.seasons.season_rows`). Exports carry the
-rows' field names as headers and full-precision numbers."""
+page's headers and its numbers as the page rounds them."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import django_tables2 as tables
 from django.urls import reverse
 from django.utils.html import format_html
 
+from ...exports import number_as_shown
 from ...models import Event
 from ...printing.pdf_data import points_label
 from ...selectors.seasons import event_column
@@ -18,8 +19,8 @@ WIDE_NUM = {part: {"class": "num wide-only"} for part in ("td", "th", "tf")}
 
 
 def points_value(value: float) -> float | int:
-    """Points as exported: a whole number stays whole (8, not 8.0)."""
-    return int(value) if float(value).is_integer() else value
+    """Points as exported: as the page shows them (`points_label`), a whole number whole (8, not 8.0)."""
+    return number_as_shown(float(points_label(value)), places=6)
 
 
 class PlayerLinkMixin:
@@ -75,36 +76,37 @@ class RatingTable(PlayerLinkMixin, RowsTable):
     def value_player(self, value):
         return value
 
-    # Two decimals on the page; the exports keep every digit (value_* is what they write).
+    # Two decimals on the page, and so in the exports (value_* is what they write).
     def render_ordinal(self, value):
         return f"{value:.2f}"
 
     def value_ordinal(self, value):
-        return value
+        return number_as_shown(value)
 
     def render_mu(self, value):
         return f"{value:.2f}"
 
     def value_mu(self, value):
-        return value
+        return number_as_shown(value)
 
     def render_sigma(self, value):
         return f"{value:.2f}"
 
     def value_sigma(self, value):
-        return value
+        return number_as_shown(value)
 
     def value_provisional(self, value):
-        return "true" if value else "false"
+        return bool(value)
 
     def value_ranked(self, value):
-        return "true" if value else "false"
+        return bool(value)
 
     def value_active(self, value):
-        return "true" if value else "false"
+        return bool(value)
 
     def value_last_played(self, value):
-        return value.isoformat() if value else ""
+        # A date cell in XLSX, 2026-12-06 in CSV.
+        return value or ""
 
     def render_places_moved(self, value):
         return places_moved_label(value)
@@ -199,13 +201,19 @@ class SeasonTable(PlayerLinkMixin, PlacesTable):
         return points_value(value)
 
     def export_header(self, column) -> str:
-        # Event columns are exported under the event's slug.
+        # An event's column is headed by its date on the page (the name in a tooltip): both in a file.
         event = self.event_columns.get(column.name)
-        return event.slug if event is not None else column.name
+        return event_header(event) if event is not None else super().export_header(column)
+
+
+def event_header(event: Event) -> str:
+    """An event's column in a season's export: "Kingston Demo Open, 6 Dec 2026"."""
+    return f"{event.name}, {event.date_start:%-d %b %Y}"
 
 
 class EventPointsColumn(tables.Column):
-    """A player's points from one event of the season; "(3)" when not among their counted events."""
+    """A player's points from one event of the season; "(3)" on the page when not among their counted
+    events, "3 dropped" in a file (a spreadsheet reads "(3)" as −3)."""
 
     def __init__(self, *args, event: Event, **kwargs):
         kwargs.setdefault("attrs", NUM)
@@ -222,4 +230,4 @@ class EventPointsColumn(tables.Column):
         if not value:
             return ""
         points, counted = value
-        return points_value(points) if counted else f"({points_label(points)})"
+        return points_value(points) if counted else f"{points_label(points)} dropped"

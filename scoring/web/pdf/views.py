@@ -77,9 +77,8 @@ def standings(request, slug: str):
     round_number = round_param(request, event)
     provisional = wants_provisional(request)
     data = scoresheets.render_standings(event=event, round_number=round_number, provisional=provisional)
-    scope = f"r{round_number}-" if round_number else ""
-    kind = "provisional-standings" if provisional else "standings"
-    return pdf_response(data, f"{event.slug}-{scope}{kind}.pdf")
+    name = scoresheets.standings_pdf_name(event, round_number=round_number, provisional=provisional)
+    return pdf_response(data, name)
 
 
 @require_safe

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_safe
 
 from ... import background, selectors
 from ...charts import running_total_chart
+from ...exports import export_name
 from ...models import BackgroundJob, Entry, Event, GameSet
 from ...selectors import event_round_numbers
 from ...selectors.players import player_games
@@ -21,7 +22,7 @@ from ..permissions import directed_ids, is_organiser, user_directs
 from ..query import number_param
 from ..responses import public_results_page
 from ..table_page import TableExportView
-from ..tables import RoundTablesTable, SetGridTable, StandingsTable, export_name, grid_rows, shared_place
+from ..tables import RoundTablesTable, SetGridTable, StandingsTable, grid_rows, shared_place
 from ..tables_british import BritishStandingsTable
 from . import british_game
 
@@ -93,8 +94,8 @@ class StandingsView(PublicTableView):
     def get_caption(self) -> str:
         return self.view.scope.heading()
 
-    def get_dataset_kwargs(self):
-        return {"title": self.view.scope.sheet_title()}
+    def get_sheet_title(self) -> str:
+        return self.view.scope.sheet_title()
 
     def get_table_data(self):
         return self.view.rows
@@ -187,6 +188,9 @@ class RoundView(PublicTableView):
     def get_caption(self) -> str:
         return f"Round {self.round.number}: tables"
 
+    def get_sheet_title(self) -> str:
+        return f"Round {self.round.number} tables"
+
     def get_table_data(self):
         return self.status.tables
 
@@ -229,6 +233,10 @@ class SetView(PublicTableView):
     def get_caption(self) -> str:
         table = self.grid.table
         return f"Round {table.round.number}, table {table.number}: deal by deal"
+
+    def get_sheet_title(self) -> str:
+        table = self.grid.table
+        return f"Round {table.round.number} table {table.number}"
 
     def get_table_data(self):
         return grid_rows(self.grid)

@@ -170,7 +170,7 @@ def test_the_standings_pdf_of_a_big_event_is_made_by_the_worker(
     answer = status(as_director, event, job.pk)
     assert answer["status"] == "done"
     pdf = as_director.get(answer["download_url"])
-    assert "test-open-standings.pdf" in pdf["Content-Disposition"]
+    assert "test-open-standings-no-round-complete.pdf" in pdf["Content-Disposition"]
     text = PdfReader(io.BytesIO(pdf.content)).pages[0].extract_text()
     assert "Test Open" in text and "Standings" in text
 

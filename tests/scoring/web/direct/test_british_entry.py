@@ -235,8 +235,8 @@ def test_the_standings_and_the_table_page_show_the_finishing_order(
     assert "Games won" in page and "Bob" in page
     csv = client.get(
         reverse("scoring:standings", kwargs={"slug": event.slug}) + "?_export=csv"
-    ).content.decode()
-    assert csv.splitlines()[0].startswith("place,shared,player,club,points,games,games_won,penalty")
+    ).content.decode("utf-8-sig")
+    assert csv.splitlines()[0].startswith("Place,Shared,Player,Club,Points,Games,Games won,Penalties")
     table = client.get(url(british_game, "table")).content.decode()
     order = table.split("Finishing order")[1]
     assert order.index("Bob") < order.index("Ann") < order.index("Cy")

@@ -57,19 +57,20 @@ def test_the_rating_list_marks_provisional_players_and_says_when_it_was_computed
     assert html.count("badge--provisional") == 1 + sum(row["provisional"] for row in rows.values())
 
 
-def test_the_rating_list_exports_full_precision_and_escaped_names(client, nights, director, make_entries):
+def test_the_rating_list_exports_the_pages_figures_and_escaped_names(client, nights, director, make_entries):
     nights(1)
     Player.objects.filter(name="P1-1-1").update(name="=1+1")
-    rows = list(
-        csv.reader(io.StringIO(client.get(reverse("scoring:ratings") + "?_export=csv").content.decode()))
-    )
+    content = client.get(reverse("scoring:ratings") + "?_export=csv").content.decode("utf-8-sig")
+    rows = list(csv.reader(io.StringIO(content)))
     assert rows[0] == [
-        "position", "player", "membership", "club", "ordinal", "mu", "sigma", "sets", "events", "provisional",
-        "last_played", "ranked", "active", "game",
+        "#", "Player", "Membership", "Club", "Rating (μ − 3σ)", "μ", "σ", "Rated sets", "Events",
+        "Provisional", "Last played", "Ranked", "Active", "Game",
     ]  # fmt: skip
     stored = {row["player"]: row for row in rating_rows(services.ratings_current())}
     exported = {row[1]: row for row in rows[1:]}
-    assert float(exported["Ann"][5]) == stored["Ann"]["mu"]
+    # Rounded as the page shows it (two decimals), not 17 digits.
+    assert float(exported["Ann"][5]) == round(stored["Ann"]["mu"], 2)
+    assert len(exported["Ann"][5].partition(".")[2]) <= 2
     assert "'=1+1" in exported
 
 

@@ -178,7 +178,7 @@ def test_the_season_page_shows_the_standings_events_and_when_they_were_computed(
     assert "Computed" in html
 
 
-def test_the_season_standings_export_names_events_by_slug_and_escapes_formulas(
+def test_the_season_standings_export_names_events_in_words_and_escapes_formulas(
     client, league, director, make_event, make_table, play_set
 ):
     event = make_event(name="Night 9", slug="night-9", date_start=date(2026, 4, 1))
@@ -186,10 +186,11 @@ def test_the_season_standings_export_names_events_by_slug_and_escapes_formulas(
     play_set(make_table(rnd, ["=HYPERLINK(1)", "Bob"]), nine({"=HYPERLINK(1)": 5, "Bob": 10}))
     season = make_season(director, [league[0], event])
     address = reverse("scoring:season", kwargs={"slug": season.slug})
-    rows = list(csv.reader(io.StringIO(client.get(f"{address}?_export=csv").content.decode())))
+    rows = list(csv.reader(io.StringIO(client.get(f"{address}?_export=csv").content.decode("utf-8-sig"))))
+    night_1 = f"{league[0].name}, {league[0].date_start:%-d %b %Y}"
     assert rows[0] == [
-        "place", "shared", "player", "points", "club", "night-1", "night-9", "events", "counted", "wins",
-        "best_place",
+        "Place", "Shared", "Player", "Points", "Club", night_1, "Night 9, 1 Apr 2026", "Events", "Counted",
+        "Event wins", "Best place",
     ]  # fmt: skip
     assert "'=HYPERLINK(1)" in [row[2] for row in rows]
     # Bob: 4 points, 3 from night 1 and 1 from night 9, in 2 events, both counted.

@@ -74,7 +74,7 @@ def test_standings_and_seating_pdfs_are_public(client, event, game_set, name, kw
 
 def test_standings_pdf_names_the_round_and_answers_conditional_gets(client, event, round1, game_set):
     response = client.get(url("scoring:pdf_standings", event) + "?round=1&provisional=1")
-    assert response["Content-Disposition"] == 'inline; filename="test-open-r1-provisional-standings.pdf"'
+    assert response["Content-Disposition"] == 'inline; filename="test-open-standings-provisional-round-1.pdf"'
     again = client.get(url("scoring:pdf_standings", event), HTTP_IF_NONE_MATCH=response["ETag"])
     assert again.status_code == 304
 
@@ -206,7 +206,7 @@ def test_the_standings_button_prints_the_view_on_screen(client, played):
     links = page_links(client, "standings", played, {}, "?provisional=1&round=1&sort=-total")
     (href,) = links.values()
     response = client.get(href)
-    assert response["Content-Disposition"] == 'inline; filename="test-open-r1-provisional-standings.pdf"'
+    assert response["Content-Disposition"] == 'inline; filename="test-open-standings-provisional-round-1.pdf"'
     everything = url("scoring:pdf_standings", played) + "?provisional=1"
     links = page_links(client, "standings", played, {}, "?provisional=1")
     assert links == {"Print provisional standings, all rounds (PDF)": everything}

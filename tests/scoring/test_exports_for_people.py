@@ -1,0 +1,287 @@
+"""Files people open elsewhere (issue 21, item 5): the pages' CSV and XLSX exports of every game read right
+in a spreadsheet — UTF-8 with a byte-order mark, headers in the page's words, real booleans and numbers
+rounded as the page shows them in XLSX, whole sheet names, a dropped season result that no spreadsheet
+reads as negative — each file named by its view; `manage.py standings --format csv` stays the interchange
+format (JSON keys, no mark).
+
+One small world is built once for the module: a Jamaican open and club night (a season of both, best of
+one, so a result is dropped), a British and a North American night, each with its round 1 closed."""
+
+from __future__ import annotations
+
+import csv
+import doctest
+import html
+import io
+import re
+
+import openpyxl
+import pytest
+from django.core.management import call_command
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from adjudication.engine.north_american_simulator import simulate_north_american_sheet
+from adjudication.engine.rules import ruleset_from
+from scoring import exports, services
+from scoring.exports import sheet_name
+from scoring.models import Deal, DealResult, GameSet, Seat, Table
+from tests.conftest import nine
+from tests.scoring.game_seam_support import GAME_TO_BOB, THREE, record_hands, verify_game
+
+OPEN, NIGHT, BRITISH, KALUKI, SEASON = "x-open", "x-night", "x-british", "x-kaluki", "x-season"
+GAMES = {OPEN: "jamaican", BRITISH: "british", KALUKI: "north-american"}
+ACCENTED = "Zoë Ångström"
+FOUR = (ACCENTED, "Bob", "Cy", "Dee")
+FIVE = ("Ann", "Bob", "Cy", "Dee", "Eve")
+BOM = b"\xef\xbb\xbf"
+# Each test in its own savepoint over the module's world.
+pytestmark = pytest.mark.django_db
+
+
+def build_world() -> None:
+    from django.contrib.auth import get_user_model
+
+    director = get_user_model().objects.create_user("export-director", password="pw-export-1")
+    services.grant_organiser(director)
+
+    def event(slug, day, **fields):
+        return services.event_create(
+            user=director, name=slug.title(), slug=slug, date_start=day, directors=[director], **fields
+        )
+
+    def table(event, names):
+        rnd = services.round_create(event=event, user=director)
+        entries = {name: services.entry_add(event=event, user=director, name=name) for name in names}
+        made = Table.objects.create(round=rnd, number=1, first_dealer=1)
+        Seat.objects.bulk_create(
+            Seat(table=made, round=rnd, position=position, entry=entries[name])
+            for position, name in enumerate(names, start=1)
+        )
+        return GameSet.objects.create(table=made), entries
+
+    def play_nine(event, scores):
+        game_set, entries = table(event, FOUR)
+        for number, (out, doubled, results) in enumerate(nine(scores), start=1):
+            deal = Deal.objects.create(
+                game_set=game_set, sequence=number, number=number, out=entries[out], doubled=doubled
+            )
+            DealResult.objects.bulk_create(
+                DealResult(deal=deal, entry=entries[name], penalty=penalty)
+                for name, penalty in results.items()
+            )
+        GameSet.objects.filter(pk=game_set.pk).update(
+            status=GameSet.Status.VERIFIED, verified_at=timezone.now()
+        )
+        services.round_close_if_complete(round=game_set.table.round, user=None, cause="test")
+
+    night = event(NIGHT, "2026-11-28")
+    play_nine(night, dict(zip(FOUR, (40, 10, 30, 20), strict=True)))
+    jamaican = event(OPEN, "2026-12-05")
+    play_nine(jamaican, dict(zip(FOUR, (10, 20, 30, 40), strict=True)))
+    services.season_create(
+        user=director, name="Kingston Winter League", slug=SEASON, events=[night, jamaican], best_of=1
+    )
+    british = event(BRITISH, "2026-12-05", ruleset_preset="british-swedish", format="placement")
+    game, _ = table(british, THREE)
+    verify_game(record_hands(game, director, GAME_TO_BOB), director)
+    kaluki = event(
+        KALUKI,
+        "2026-12-04",
+        ruleset_preset="north-american",
+        rules_overrides={"hands": 3},
+        format="placement",
+    )
+    game, _ = table(kaluki, FIVE)
+    rules = ruleset_from("north-american", {"hands": 3})
+    sheet = simulate_north_american_sheet(7, FIVE, rules=rules, dealers=False)
+    services.sheet_import(game_set=game, user=director, data=sheet)
+    verify_game(game, director)
+
+
+@pytest.fixture(scope="module")
+def demo(django_db_setup, django_db_blocker):
+    """The module's world, rolled back at its end."""
+    with django_db_blocker.unblock():
+        atomic = transaction.atomic()
+        atomic.__enter__()
+        try:
+            build_world()
+            yield
+        finally:
+            transaction.set_rollback(True)
+            atomic.__exit__(None, None, None)
+
+
+def standings(slug: str, **query) -> tuple[str, dict]:
+    return reverse("scoring:standings", kwargs={"slug": slug}), query
+
+
+# (address, query) of every page with an export, for the three games.
+EXPORTED_PAGES = {
+    **{f"standings {slug}": standings(slug) for slug in GAMES},
+    **{f"provisional {slug}": standings(slug, provisional="1") for slug in GAMES},
+    **{f"round {slug}": (f"/e/{slug}/r/1/", {}) for slug in GAMES},
+    "set x-open": ("/e/x-open/r/1/t/1/", {}),
+    **{f"ratings {game}": ("/ratings/", {"game": game}) for game in GAMES.values()},
+    "season": (f"/seasons/{SEASON}/", {}),
+    "season ratings": (f"/seasons/{SEASON}/ratings/", {}),
+}
+# Lower-case words joined by "_": a field name, not a page's heading.
+FIELD_NAME = re.compile(r"^[a-z]+(_[a-z]+)*$")
+
+
+def get(client, address: str, query: dict, fmt: str | None = None):
+    response = client.get(address, {**query, **({"_export": fmt} if fmt else {})})
+    assert response.status_code == 200, (address, query, fmt)
+    return response
+
+
+def page_headers(page: str) -> list[str]:
+    """The column headings of the page's table, as a reader sees them."""
+    head = page.split("<thead", 1)[1].split("</thead>", 1)[0]
+    cells = re.findall(r"<th\b[^>]*>(.*?)</th>", head, re.S)
+    return [" ".join(html.unescape(re.sub(r"<[^>]+>", " ", cell)).split()) for cell in cells]
+
+
+def csv_rows(content: bytes) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(content.decode("utf-8"))))
+
+
+@pytest.mark.parametrize("name", EXPORTED_PAGES)
+def test_every_csv_export_starts_with_a_bom_and_is_headed_in_the_pages_words(client, demo, name):
+    address, query = EXPORTED_PAGES[name]
+    shown = page_headers(get(client, address, query).content.decode())
+    response = get(client, address, query, "csv")
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert response.content.startswith(BOM), name
+    rows = csv_rows(response.content[len(BOM) :])
+    header = rows[0]
+    assert len(rows) > 1, name
+    assert not [title for title in header if FIELD_NAME.match(title)], (name, header)
+    # Each heading the page shows heads a column of the file (an event's "6 Dec" inside its full name).
+    assert [title for title in shown if not any(title in column for column in header)] == [], (name, header)
+
+
+def test_an_accented_name_reads_right_with_the_mark_and_the_command_keeps_json_keys(client, demo):
+    content = get(client, *standings(OPEN, provisional="1"), "csv").content
+    # With the mark a spreadsheet takes the file as UTF-8; the name is there as it is written.
+    assert ACCENTED in content.decode("utf-8-sig") and ACCENTED.encode() in content
+    for slug in GAMES:
+        out = io.StringIO()
+        call_command("standings", slug, "--format", "csv", stdout=out)
+        text = out.getvalue()
+        assert not text.startswith("\ufeff"), slug
+        header = next(csv.reader(io.StringIO(text)))
+        assert header[:4] == ["place", "shared", "player", "club"], slug
+        assert all(FIELD_NAME.match(title) for title in header), (slug, header)
+
+
+OTHER_PAGES = {"official ratings": ("/ratings/", {"game": "jamaican", "list": "official"})}
+
+
+def xlsx(client, name: str):
+    address, query = EXPORTED_PAGES.get(name) or OTHER_PAGES[name]
+    response = get(client, address, query, "xlsx")
+    sheet = openpyxl.load_workbook(io.BytesIO(response.content)).active
+    rows = list(sheet.iter_rows())
+    return sheet, [cell.value for cell in rows[0]], rows[1:]
+
+
+@pytest.mark.parametrize("name", EXPORTED_PAGES)
+def test_every_xlsx_export_has_real_booleans_and_numbers_as_the_page_rounds_them(client, demo, name):
+    _, header, rows = xlsx(client, name)
+    cells = [cell for row in rows for cell in row]
+    assert not [cell.coordinate for cell in cells if cell.value in ("true", "false")], name
+    assert not [cell.coordinate for cell in cells if cell.data_type == "f"], name
+    for title in ("Shared", "Provisional", "Ranked", "Active", "Override"):
+        if title in header:
+            column = header.index(title)
+            assert rows and {type(row[column].value) for row in rows} == {bool}, (name, title)
+    for title in ("Place", "#", "Total", "Points", "Rating (μ − 3σ)", "μ", "σ", "Deals scored"):
+        if title in header:
+            column = header.index(title)
+            values = [row[column].value for row in rows]
+            assert all(isinstance(value, int | float) for value in values), (name, title, values)
+            # Never more digits than the page's two decimals.
+            assert all(round(value, 2) == value for value in values), (name, title, values)
+
+
+def test_the_rating_list_rounds_to_the_pages_two_decimals(client, demo):
+    _, header, rows = xlsx(client, "ratings jamaican")
+    assert rows
+    mus = [row[header.index("μ")].value for row in rows]
+    page = get(client, "/ratings/", {"game": "jamaican"}).content.decode()
+    assert any(isinstance(mu, float) and not mu.is_integer() for mu in mus)
+    for mu in mus:
+        assert f"{mu:.2f}" in page
+
+
+@pytest.mark.parametrize(
+    ("name", "title"),
+    [
+        ("standings x-open", "After round 1"),
+        ("provisional x-british", "Provisional"),
+        ("round x-kaluki", "Round 1 tables"),
+        ("set x-open", "Round 1 table 1"),
+        ("ratings north-american", "North American Kaluki ratings"),
+        ("official ratings", "Jamaican Kalooki, official"),
+        ("season", "Kingston Winter League"),
+        ("season ratings", "Jamaican Kalooki ratings"),
+    ],
+)
+def test_sheet_names_are_whole_words(client, demo, name, title):
+    sheet, _, _ = xlsx(client, name)
+    assert sheet.title == title
+
+
+def test_a_sheet_name_keeps_whole_words_and_drops_what_excel_refuses():
+    assert (
+        sheet_name("Kingston and St Andrew Winter League 2026: standings") == "Kingston and St Andrew Winter"
+    )
+    assert sheet_name("Cup [A/B]: round 1?") == "Cup A B round 1"
+    assert sheet_name("Supercalifragilisticexpialidociousnessly") == "Supercalifragilisticexpialidoci"
+    assert sheet_name("") == "Sheet"
+    assert doctest.testmod(exports).failed == 0
+
+
+def test_a_dropped_season_result_is_marked_in_words_not_brackets(client, demo):
+    rows = csv_rows(get(client, f"/seasons/{SEASON}/", {}, "csv").content[len(BOM) :])
+    header, body = rows[0], rows[1:]
+    events = [column for column, title in enumerate(header) if ", " in title and title[-4:].isdigit()]
+    assert len(events) == 2, header
+    cells = [row[column] for row in body for column in events if row[column]]
+    dropped = [cell for cell in cells if cell.endswith(" dropped")]
+    assert dropped, cells
+    assert not [cell for cell in cells if "(" in cell or ")" in cell]
+    assert all(re.fullmatch(r"\d+(\.\d+)?( dropped)?", cell) for cell in cells), cells
+    # In XLSX a counted result is a number and a dropped one text: the row's sum is the season's points.
+    _, header, xrows = xlsx(client, "season")
+    points = header.index("Points")
+    for row in xrows:
+        counted = [row[column].value for column in events if isinstance(row[column].value, int | float)]
+        assert sum(counted) == row[points].value
+
+
+def disposition(response) -> str:
+    return re.search(r'filename="([^"]+)"', response["Content-Disposition"]).group(1)
+
+
+def test_every_file_is_named_by_its_view(client, demo):
+    def named(address, query, fmt=None):
+        return disposition(get(client, address, query, fmt))
+
+    assert named(*standings(OPEN), "csv") == f"{OPEN}-standings-after-round-1.csv"
+    assert named(*standings(BRITISH, provisional="1"), "xlsx") == f"{BRITISH}-standings-provisional.xlsx"
+    assert named(*standings(KALUKI, round="1"), "csv") == f"{KALUKI}-standings-round-1.csv"
+    assert named(f"/e/{OPEN}/r/1/", {}, "csv") == f"{OPEN}-round-1-tables.csv"
+    assert named(f"/e/{OPEN}/r/1/t/1/", {}, "xlsx") == f"{OPEN}-round-1-table-1.xlsx"
+    assert named("/ratings/", {"game": "british"}, "xlsx") == "ratings-british.xlsx"
+    assert named(f"/seasons/{SEASON}/", {}, "csv") == f"{SEASON}-standings.csv"
+    # The standings PDF too, for every game and view (one view a game: each PDF is laid out).
+    views = {OPEN: {}, BRITISH: {"provisional": "1"}, KALUKI: {"round": "1", "provisional": "1"}}
+    tags = {OPEN: "after-round-1", BRITISH: "provisional", KALUKI: "provisional-round-1"}
+    for slug, query in views.items():
+        pdf = reverse("scoring:pdf_standings", kwargs={"slug": slug})
+        assert named(pdf, query) == f"{slug}-standings-{tags[slug]}.pdf"
