@@ -26,7 +26,9 @@ from adjudication.engine.north_american_simulator import simulate_north_american
 from adjudication.engine.rules import ruleset_from
 from scoring import exports, services
 from scoring.exports import sheet_name
-from scoring.models import Deal, DealResult, GameSet, Seat, Table
+from scoring.games import JAMAICAN
+from scoring.models import Deal, DealResult, GameSet, PublishedList, Seat, Table
+from scoring.services.published import rating_list_publish
 from tests.conftest import nine
 from tests.scoring.game_seam_support import GAME_TO_BOB, THREE, record_hands, verify_game
 
@@ -98,6 +100,8 @@ def build_world() -> None:
     sheet = simulate_north_american_sheet(7, FIVE, rules=rules, dealers=False)
     services.sheet_import(game_set=game, user=director, data=sheet)
     verify_game(game, director)
+    # A published list: its page exports too, and the live list then shows the movement since it.
+    rating_list_publish(game=JAMAICAN, day=timezone.localdate(), user=director)
 
 
 @pytest.fixture(scope="module")
@@ -125,11 +129,21 @@ EXPORTED_PAGES = {
     **{f"round {slug}": (f"/e/{slug}/r/1/", {}) for slug in GAMES},
     "set x-open": ("/e/x-open/r/1/t/1/", {}),
     **{f"ratings {game}": ("/ratings/", {"game": game}) for game in GAMES.values()},
+    "published list": ("/ratings/lists/{published}/", {"list": "all"}),
     "season": (f"/seasons/{SEASON}/", {}),
     "season ratings": (f"/seasons/{SEASON}/ratings/", {}),
 }
+OTHER_PAGES = {"official ratings": ("/ratings/", {"game": "jamaican", "list": "official"})}
 # Lower-case words joined by "_": a field name, not a page's heading.
 FIELD_NAME = re.compile(r"^[a-z]+(_[a-z]+)*$")
+
+
+def page_of(name: str) -> tuple[str, dict]:
+    """The address and query of the page `name` (the published list's address has its slug)."""
+    address, query = EXPORTED_PAGES.get(name) or OTHER_PAGES[name]
+    if "{published}" in address:
+        address = address.format(published=PublishedList.objects.get().slug)
+    return address, query
 
 
 def get(client, address: str, query: dict, fmt: str | None = None):
@@ -151,7 +165,7 @@ def csv_rows(content: bytes) -> list[list[str]]:
 
 @pytest.mark.parametrize("name", EXPORTED_PAGES)
 def test_every_csv_export_starts_with_a_bom_and_is_headed_in_the_pages_words(client, demo, name):
-    address, query = EXPORTED_PAGES[name]
+    address, query = page_of(name)
     shown = page_headers(get(client, address, query).content.decode())
     response = get(client, address, query, "csv")
     assert response["Content-Type"] == "text/csv; charset=utf-8"
@@ -178,11 +192,8 @@ def test_an_accented_name_reads_right_with_the_mark_and_the_command_keeps_json_k
         assert all(FIELD_NAME.match(title) for title in header), (slug, header)
 
 
-OTHER_PAGES = {"official ratings": ("/ratings/", {"game": "jamaican", "list": "official"})}
-
-
 def xlsx(client, name: str):
-    address, query = EXPORTED_PAGES.get(name) or OTHER_PAGES[name]
+    address, query = page_of(name)
     response = get(client, address, query, "xlsx")
     sheet = openpyxl.load_workbook(io.BytesIO(response.content)).active
     rows = list(sheet.iter_rows())
@@ -199,7 +210,8 @@ def test_every_xlsx_export_has_real_booleans_and_numbers_as_the_page_rounds_them
         if title in header:
             column = header.index(title)
             assert rows and {type(row[column].value) for row in rows} == {bool}, (name, title)
-    for title in ("Place", "#", "Total", "Points", "Rating (μ − 3σ)", "μ", "σ", "Deals scored"):
+    numbers = ("Place", "#", "Total", "Points", "Rating (μ − 3σ)", "μ", "σ", "Deals scored", "Rating since")
+    for title in numbers:
         if title in header:
             column = header.index(title)
             values = [row[column].value for row in rows]

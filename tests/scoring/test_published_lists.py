@@ -113,11 +113,12 @@ def test_the_live_list_and_the_players_page_show_the_movement_since_the_latest_p
     was, place = places(then), places(now)
 
     response = client.get(reverse("scoring:ratings"), {"game": "jamaican", "list": "all", "_export": "csv"})
-    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
-    moved = {row["player"]: (row["places_moved"], row["rating_moved"]) for row in rows}
+    rows = list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"))))
+    moved = {row["Player"]: (row["Places since"], row["Rating since"]) for row in rows}
     for name in then:
         assert moved[name][0] == str(was[name] - place[name])
-        assert float(moved[name][1]) == pytest.approx(now[name] - then[name], abs=1e-12)
+        # Rounded as the page shows it (two decimals).
+        assert float(moved[name][1]) == round(now[name] - then[name], 2)
     assert moved["Eve"] == ("new", "")
     assert any(was[name] != place[name] for name in then)  # the series does move someone
 
@@ -147,13 +148,11 @@ def test_a_published_list_exports_as_csv_xlsx_and_pdf_and_organisers_alone_publi
     workbook = openpyxl.load_workbook(io.BytesIO(client.get(address, {"_export": "xlsx"}).content))
     sheet = workbook.active
     header, *lines = [list(row) for row in sheet.iter_rows(values_only=True)]
-    assert [line[header.index("player")] for line in lines] == order
-    # A spreadsheet keeps 16 significant digits.
-    assert [line[header.index("ordinal")] for line in lines] == pytest.approx(
-        [expected[n] for n in order], rel=1e-15
-    )
-    text = client.get(address, {"_export": "csv", "list": "all"}).content.decode()
-    assert [row["player"] for row in csv.DictReader(io.StringIO(text))] == order
+    assert [line[header.index("Player")] for line in lines] == order
+    # As the page shows it: two decimals.
+    assert [line[header.index("Rating (μ − 3σ)")] for line in lines] == [round(expected[n], 2) for n in order]
+    text = client.get(address, {"_export": "csv", "list": "all"}).content.decode("utf-8-sig")
+    assert [row["Player"] for row in csv.DictReader(io.StringIO(text))] == order
 
     pdf = client.get(reverse("scoring:published_pdf", kwargs={"slug": published.slug}))
     assert pdf["Content-Type"] == "application/pdf"

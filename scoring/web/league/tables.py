@@ -118,7 +118,7 @@ class RatingTable(PlayerLinkMixin, RowsTable):
         return "" if value == "" else f"{value:+.2f}"
 
     def value_rating_moved(self, value):
-        return value
+        return "" if value == "" else number_as_shown(value)
 
 
 def places_moved_label(value) -> str:
