@@ -17,6 +17,7 @@ it gives the third player the winners' μ, so a shared set win would look like a
 from __future__ import annotations
 
 import calendar
+import math
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -120,6 +121,13 @@ def _model() -> BradleyTerryFull:
     return BradleyTerryFull()
 
 
+# openskill's defaults, read from the library itself (rate_table repeats its arithmetic with them).
+_DEFAULTS = _model()
+TAU_SQUARED = _DEFAULTS.tau * _DEFAULTS.tau
+TWO_BETA_SQUARED = 2 * _DEFAULTS.beta**2
+KAPPA = _DEFAULTS.kappa
+
+
 def starting_rating() -> Rating:
     """Everyone's rating before their first rated set: the model's defaults (μ 25, σ 25/3, ordinal 0).
 
@@ -127,8 +135,62 @@ def starting_rating() -> Rating:
     >>> (start.mu, round(start.sigma, 4), round(start.ordinal, 12), start.sets)
     (25.0, 8.3333, 0.0, 0)
     """
-    first = _model().rating()
-    return Rating(first.mu, first.sigma, 0)
+    return Rating(_DEFAULTS.mu, _DEFAULTS.sigma, 0)
+
+
+def rate_table(
+    mus: Sequence[float], sigmas: Sequence[float], ranks: Sequence[int]
+) -> tuple[list[float], list[float]]:
+    """The players' μ and σ after one table (one-person teams, in seat order; rank 1 best, equal ranks
+    share): openskill 6.2's `BradleyTerryFull().rate(teams, ranks=ranks)` at its default parameters,
+    the same operations in the same order, so the same doubles (tests/scoring/test_rating_kernel.py
+    holds it to the library, bit for bit).
+
+    Why not call `rate`: for a table of four it deep-copies the teams, draws a random id for every new
+    rating and checks its arguments again, three times the arithmetic's cost; over 100,000 sets that is
+    most of the recompute (`make bench`, `ratings.ratio_to_openskill`).
+
+    >>> mus, sigmas = rate_table([25.0] * 4, [25 / 3] * 4, [1, 1, 3, 4])
+    >>> [round(mu, 2) for mu in mus]
+    [30.27, 30.27, 22.36, 17.09]
+    """
+    count = len(mus)
+    # As openskill: teams sorted by rank (a stable sort), each rank read as the first index of its value.
+    order = sorted(range(count), key=ranks.__getitem__)
+    sorted_ranks = sorted(ranks)
+    first: dict[int, int] = {}
+    for index, value in enumerate(sorted_ranks):
+        first.setdefault(value, index)
+    rank = [first[value] for value in sorted_ranks]
+    mu = [mus[index] for index in order]
+    # σ widened by τ before the match (openskill's "tau" dynamics), then the team's variance.
+    sigma = [math.sqrt(sigmas[index] * sigmas[index] + TAU_SQUARED) for index in order]
+    variance = [value**2 for value in sigma]
+    new_mu = [0.0] * count
+    new_sigma = [0.0] * count
+    exp, sqrt = math.exp, math.sqrt
+    for i in range(count):
+        omega = 0.0
+        delta = 0.0
+        mu_i, variance_i, rank_i = mu[i], variance[i], rank[i]
+        for q in range(count):
+            if q == i:
+                continue
+            c_iq = sqrt(variance_i + variance[q] + TWO_BETA_SQUARED)
+            p_iq = 1 / (1 + exp(((mu[q] - mu_i) / 1.0) / c_iq))
+            share = variance_i / c_iq
+            score = 1.0 if rank[q] > rank_i else 0.5 if rank[q] == rank_i else 0.0
+            omega += share * (score - p_iq)
+            gamma = sqrt(variance_i) / c_iq
+            delta += ((gamma * share) / c_iq) * p_iq * (1 - p_iq)
+        own = sigma[i] ** 2 / variance_i
+        if omega >= 0:
+            new_mu[order[i]] = mu_i + own * omega * 1.0
+            new_sigma[order[i]] = sigma[i] * sqrt(max(1 - own * delta * 1.0, KAPPA))
+        else:
+            new_mu[order[i]] = mu_i + own * omega / 1.0
+            new_sigma[order[i]] = sigma[i] * sqrt(max(1 - own * delta / 1.0, KAPPA))
+    return new_mu, new_sigma
 
 
 def rate_matches(
@@ -138,20 +200,30 @@ def rate_matches(
 
     Pass a list as `history` to receive each player's rating after each of their matches.
     """
-    model = _model()
-    current: dict[Hashable, object] = {}
+    start = (_DEFAULTS.mu, _DEFAULTS.sigma)
+    current: dict[Hashable, tuple[float, float]] = {}
     sets: dict[Hashable, int] = {}
     for match in sorted(matches, key=lambda match: match.key):
-        teams = [[current.get(player) or model.rating(name=str(player))] for player in match.players]
-        rated = model.rate(teams, ranks=list(match.ranks))
-        for player, (after,) in zip(match.players, rated, strict=True):
-            current[player] = after
-            sets[player] = sets.get(player, 0) + 1
+        before = [current.get(player, start) for player in match.players]
+        mus, sigmas = rate_table([mu for mu, _ in before], [sigma for _, sigma in before], match.ranks)
+        for player, mu, sigma in zip(match.players, mus, sigmas, strict=True):
+            current[player] = (mu, sigma)
+            sets[player] = played = sets.get(player, 0) + 1
             if history is not None:
-                history.append(
-                    RatingStep(match.key, player, after.mu, after.sigma, sets[player], match.context)
-                )
-    return {player: Rating(rating.mu, rating.sigma, sets[player]) for player, rating in current.items()}
+                history.append(RatingStep(match.key, player, mu, sigma, played, match.context))
+    return {player: Rating(mu, sigma, sets[player]) for player, (mu, sigma) in current.items()}
+
+
+def expected_ranks(ratings: Sequence[tuple[float, float]]) -> list[tuple[int, float]]:
+    """openskill's own prediction for a table of one-person teams rated (μ, σ) in seat order: each
+    player's expected rank and the probability it gives them of winning (`predict_rank`).
+
+    >>> [(rank, round(chance, 2)) for rank, chance in expected_ranks([(30.0, 2.0), (25.0, 8.0)])]
+    [(1, 0.69), (2, 0.31)]
+    """
+    model = _model()
+    teams = [[model.rating(mu=mu, sigma=sigma)] for mu, sigma in ratings]
+    return [(int(rank), probability) for rank, probability in model.predict_rank(teams)]
 
 
 # --- seasons ------------------------------------------------------------------------------------

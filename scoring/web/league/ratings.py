@@ -24,6 +24,7 @@ from ...exports import export_name
 from ...games import GAMES, Game
 from ...models import Player, RatingList, Season
 from ...selectors.published import Movement, latest_published, movement_of, player_movement
+from ...selectors.rating_explained import rating_explained
 from ...selectors.ratings import (
     PlayerRatingPage,
     club_rows,
@@ -175,6 +176,7 @@ def _render_player(
         "chart": bool(page.history),
         "chart_url": f"{chart}?{urlencode({'game': page.game.family})}",
         "merge_form": merge_form if may_merge else None,
+        "explained": rating_explained(page, rating_list),
         "movement": player_movement(
             latest_published(page.game), page.identity, rating_rows(rating_list, rule=page.rule)
         ),
