@@ -784,5 +784,7 @@ class SelfEntryDeal(models.Model):
         return bool(self.confirmed_device) and self.confirmed_device == self.entered_device
 
 
-# Published rating lists live in their own module; imported here so they belong to this app.
+# Published rating lists and the door's fees (issue 26) live in their own modules; imported here so
+# they belong to this app.
+from .door_models import EventFees, FeeLine  # noqa: E402, F401
 from .published_models import PublishedList, PublishedRating  # noqa: E402, F401

@@ -119,6 +119,11 @@ ACCESS: dict[str, tuple[str, str]] = {
     "door_settings": ("director", "post"),
     "door_helper_add": ("director", "post"),
     "door_prizes": ("director", "page"),
+    "door_fees": ("director", "page"),
+    "door_fee_schedule": ("director", "post"),
+    "door_fee_record": ("director", "post"),
+    "door_fee_void": ("director", "post"),
+    "door_fee_export": ("director", "page"),
     "prizes": ("public", "page"),
     "pdf_prizes": ("public", "page"),
     # scoring/pdf_urls.py
@@ -158,7 +163,7 @@ ACCESS: dict[str, tuple[str, str]] = {
 
 # Every keyword a walked path may hold; `kwargs_for` takes each one's value from the world.
 KWARG_VALUES = {"slug", "number", "table", "sequence", "entry_id", "position", "job_id", "ruling_id"}
-KWARG_VALUES |= {"token", "player_id", "code"}
+KWARG_VALUES |= {"token", "player_id", "code", "line_id", "extension"}
 
 
 @dataclass(frozen=True)
@@ -470,6 +475,10 @@ def kwargs_for(item: Walked, game: str, world) -> tuple[dict[str, Any], bool]:
             filled[key] = values["token"]
         elif key == "player_id":
             filled[key] = world["player"]
+        elif key == "line_id":
+            filled[key] = have(None)  # no fee line in the walk's world: POST-only, 405 before it is read
+        elif key == "extension":
+            filled[key] = "csv"
         elif key == "code":
             from scoring.door_codes import door_code_for
 

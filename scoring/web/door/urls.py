@@ -12,11 +12,16 @@ settings are for directors alone.
   scoring:door_settings     ./settings/                POST (directors): check-in on or off
   scoring:door_helper_add   ./helpers/                 POST (directors): an account made a door helper
   scoring:door_prizes       ./prizes/                  the prize table (directors), with the list it gives
+  scoring:door_fees         ./fees/                    the fee ledger: who paid, how, who is to pay, totals
+  scoring:door_fee_schedule ./fees/schedule/           POST (directors): the event's fees
+  scoring:door_fee_record   ./fees/<entry_id>/         POST: a fee paid or waived
+  scoring:door_fee_void     ./fees/line/<line_id>/void/  POST (directors), with a reason
+  scoring:door_fee_export   ./fees/ledger.<extension>  the ledger as csv or xlsx
 """
 
 from django.urls import path
 
-from . import views
+from . import fees, views
 
 urlpatterns: list = [
     path("", views.door, name="door"),
@@ -29,4 +34,9 @@ urlpatterns: list = [
     path("settings/", views.settings, name="door_settings"),
     path("helpers/", views.helper_add, name="door_helper_add"),
     path("prizes/", views.prize_table, name="door_prizes"),
+    path("fees/", fees.ledger, name="door_fees"),
+    path("fees/schedule/", fees.schedule, name="door_fee_schedule"),
+    path("fees/<int:entry_id>/", fees.record, name="door_fee_record"),
+    path("fees/line/<int:line_id>/void/", fees.void, name="door_fee_void"),
+    path("fees/ledger.<str:extension>", fees.export, name="door_fee_export"),
 ]

@@ -161,7 +161,7 @@ def slip(request, event: Event, directs: bool, entry_id: int):
     return pdf_response(data, f"{event.slug}-slip-{row.number}.pdf")
 
 
-def _directors_only(directs: bool) -> None:
+def directors_only(directs: bool) -> None:
     if not directs:
         raise PermissionDenied("Only this event's directors change the door's settings.")
 
@@ -169,7 +169,7 @@ def _directors_only(directs: bool) -> None:
 @door_required
 @require_POST
 def settings(request, event: Event, directs: bool):
-    _directors_only(directs)
+    directors_only(directs)
     on = request.POST.get("check_in") == "on"
     service.event_check_in_set(event=event, user=request.user, on=on)
     messages.success(
@@ -184,7 +184,7 @@ def settings(request, event: Event, directs: bool):
 @door_required
 @require_POST
 def helper_add(request, event: Event, directs: bool):
-    _directors_only(directs)
+    directors_only(directs)
     form = HelperForm(request.POST)
     if form.is_valid():
         try:
@@ -218,7 +218,7 @@ class PrizeTableForm(VersionedForm):
 @door_required
 def prize_table(request, event: Event, directs: bool):
     """The prize table (directors), with the prize list it gives over the results so far."""
-    _directors_only(directs)
+    directors_only(directs)
     initial = {**typed_prize_table(event.prizes or {}), "version": event.version}
     if not event.prizes:
         initial["currency"] = "JMD"
