@@ -95,7 +95,9 @@ def _typed(text: str, default: Any) -> Any:
     text = text.strip()
     if isinstance(default, bool):
         return {"yes": True, "no": False}.get(text, text)
-    if isinstance(default, int):
+    if isinstance(default, int) or default is None:
+        # A parameter the preset leaves unset (a North American game's `hands`, any game's `table_size`)
+        # is a number in every family that has it.
         try:
             return int(text)
         except ValueError:

@@ -99,6 +99,22 @@ def test_only_the_chosen_familys_parameters_are_read(client, organiser):
     assert Event.objects.get(slug="montego-bay-open").rules_overrides == {"limit": 201}
 
 
+def test_a_parameter_the_preset_leaves_unset_is_read_as_a_number(client, organiser):
+    # The North American preset sets no number of hands and no game sets a preferred table size: both
+    # typed on the form are numbers, not text the engine refuses.
+    client.force_login(organiser)
+    response = client.post(
+        NEW,
+        posted_event(
+            ruleset_preset="north-american",
+            format="placement",
+            **{"rules-north-american-hands": "3", "rules-north-american-table_size": "6"},
+        ),
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert Event.objects.get(slug="montego-bay-open").rules_overrides == {"hands": 3, "table_size": 6}
+
+
 def test_a_knockout_needs_its_advance_and_a_chain_names_each_key_once(client, organiser):
     client.force_login(organiser)
     response = client.post(NEW, posted_event(format="knockout", tiebreak_2="total"))
