@@ -15,6 +15,7 @@ SECTIONS = (
     "ratings",
     "imports",
     "growth",
+    "rush",
 )
 
 
@@ -44,6 +45,10 @@ class Scale:
     import_rows: int = 20_000
     # Issue 12, `--large` only: the standings and a recorded deal again at this many players.
     growth_players: int = 0
+    # Issue 24: the round-end rush (PostgreSQL + Redis): players, wrk's connections and seconds.
+    rush_players: int = 2048
+    rush_connections: int = 64
+    rush_seconds: float = 20.0
 
     @property
     def tables(self) -> int:
@@ -84,6 +89,9 @@ SMALL = Scale(
     pdf_task_tables=2,
     import_rows=200,
     growth_players=64,
+    rush_players=16,
+    rush_connections=4,
+    rush_seconds=2.0,
 )
 
 # `--large`: the full benchmark, and `growth` at 16,384 players × 6 rounds on the same machine.
@@ -169,6 +177,17 @@ TARGETS: dict[str, tuple[Bound, ...]] = {
     # Issue 12: 20,000 players imported while another director saves: no save waits 5 s or fails.
     "imports": (
         Bound("max_save_wait_s", 5.0),
+        Bound("save_failures", 0),
+    ),
+    # Issue 24: the round-end rush on PostgreSQL + Redis, two app servers, 64 connections for 20 s while
+    # a director records deals: pages near a static file's rate, none slow, none failed; the director's
+    # saves no slower than three times their quiet median or 150 ms (`save_p99_ratio_to_limit` ≤ 1).
+    "rush": (
+        Bound("ratio_to_static", 0.8, at_least=True),
+        Bound("p99_ms", 100.0),
+        Bound("errors", 0),
+        Bound("saves", 100, at_least=True),
+        Bound("save_p99_ratio_to_limit", 1.0),
         Bound("save_failures", 0),
     ),
     # Issue 12 (`--large`): 16,384 players × 6 rounds over 1,024, on PostgreSQL, queries unchanged.

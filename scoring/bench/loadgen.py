@@ -85,14 +85,25 @@ def parse_wrk(text: str, *, connections: int) -> LoadResult:
 
 
 def run_wrk(
-    url: str, *, seconds: float, connections: int, headers: dict[str, str] | None = None
+    url: str,
+    *,
+    seconds: float,
+    connections: int,
+    headers: dict[str, str] | None = None,
+    script: str | None = None,
+    script_args: tuple[str, ...] = (),
 ) -> LoadResult:
+    """wrk against `url`; `script`: a Lua file choosing each request (`script_args` after `--`)."""
     # One wrk thread is plenty on loopback and leaves the second core to the server.
     command = ["wrk", "-t1", f"-c{connections}", f"-d{max(1, round(seconds))}s", "--latency"]
     command += [f"--timeout={int(TIMEOUT_SECONDS)}s"]
     for name, value in (headers or {}).items():
         command += ["-H", f"{name}: {value}"]
+    if script:
+        command += ["-s", script]
     command.append(url)
+    if script_args:
+        command += ["--", *script_args]
     done = subprocess.run(command, capture_output=True, text=True, timeout=seconds + 60, check=False)
     if done.returncode != 0:
         raise RuntimeError(f"wrk exited {done.returncode}: {(done.stderr or done.stdout).strip()[-500:]}")

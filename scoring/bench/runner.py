@@ -6,7 +6,7 @@ import time
 from collections.abc import Collection
 from typing import Any
 
-from . import entry, growth, imports, load, pdf_round, ratings, record_deal, standings, validator
+from . import entry, growth, imports, load, pdf_round, ratings, record_deal, rush, standings, validator
 from .config import SECTIONS, Scale
 from .context import BenchContext
 from .database import fresh_database
@@ -27,6 +27,9 @@ MEASURES = {
     "entry": entry.measure,
     "imports": imports.measure,
     "ratings": ratings.measure,
+    # Its own event of 2,048 players and two servers (PostgreSQL + Redis only): after the ratings count
+    # every event's sets, before `growth`'s big event.
+    "rush": rush.measure,
     # `--large` only: a second event of 16,384 players beside the others, so it comes last of all.
     "growth": growth.measure,
 }

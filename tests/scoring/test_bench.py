@@ -159,6 +159,28 @@ def test_the_small_event_is_whole_and_checks_out(small_run):
     assert ratings["read_queries"] == 4
 
 
+def test_the_rush_runs_on_postgresql_with_redis_and_says_so_elsewhere(small_run):
+    """Issue 24: the rush needs two app servers sharing Redis and PostgreSQL; elsewhere it says so."""
+    _, out = small_run
+    rush = json.loads(out.read_text(encoding="utf-8"))["rush"]
+    assert "error" not in rush, f"{rush.get('error')}\n{rush.get('traceback')}"
+    database = settings.DATABASES["default"]["ENGINE"]
+    if not (database.endswith("postgresql") and settings.REDIS_URL):
+        assert rush["skipped"] is True and rush["reason"].startswith("needs PostgreSQL + Redis")
+        return
+    keys = (
+        "requests",
+        "requests_per_second",
+        "p99_ms",
+        "ratio_to_static",
+        "save_quiet_median_ms",
+        "save_p99_ms",
+    )
+    assert all(_number(rush[key]) for key in keys), {key: rush.get(key) for key in keys}
+    assert rush["servers"] == 2 and rush["addresses"] == 16 * 2 + 2  # every player's two pages, the list
+    assert rush["save_failures"] == 0
+
+
 def test_the_machine_is_described(small_run):
     _, out = small_run
     info = json.loads(out.read_text(encoding="utf-8"))["machine"]
