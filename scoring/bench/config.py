@@ -14,8 +14,8 @@ SECTIONS = (
     "entry",
     "ratings",
     "imports",
-    "growth",
     "rush",
+    "growth",
 )
 
 
