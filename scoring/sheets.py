@@ -7,10 +7,12 @@ archives and PDFs all read a set through `sheet_for_set` / `sheet_from_rows`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Prefetch
 
+from adjudication.engine.dealing import playing_position
 from adjudication.engine.findings import Finding
 from adjudication.engine.sheet import FORMAT as SHEET_FORMAT
 from adjudication.engine.validator import validate_data
@@ -110,3 +112,71 @@ def sheet_from_rows(game_set: GameSet, seats: Sequence[Seat], deals: Sequence[De
 def findings_for_set(game_set: GameSet, *, sheet: Mapping[str, Any] | None = None) -> list[Finding]:
     """The engine validator's findings (adjudication.engine.findings.Finding) for the set."""
     return validate_data(dict(sheet) if sheet is not None else sheet_for_set(game_set))
+
+
+@dataclass(frozen=True)
+class PlacedDeal:
+    """A deal or hand as its game reads it: `typed`, as the form or phone gave it, and `record`, with
+    what the paper leaves to arithmetic filled in (a buy-in's reset value); the number it took when
+    none was given, and its place in playing order among the set's other deals."""
+
+    typed: Any
+    record: Any
+    default_number: int | None
+    index: int
+
+
+def deal_in_place(
+    *,
+    game_set: GameSet,
+    seats: Sequence[Seat],
+    others: Sequence[Deal],
+    data: Any,
+    current_number: int | None = None,
+    due_check: bool = True,
+) -> PlacedDeal:
+    """`data` (one deal as `deal_record` takes it) read as the set's game reads it, among `others` (the
+    set's other deals, results prefetched): numbered (`current_number` for a correction, else the number
+    due), its number checked, then prepared from the deals before it (B7: a buy-in's reset). The one
+    reading of a deal that `deal_record`, a phone's entry and its preview share; `due_check=False`
+    leaves a new deal's number unchecked against the number due (a phone's entry of a deal the desk
+    recorded meanwhile is the director's to settle). No query."""
+    game = game_of(game_set.table.round.event)
+    rules = game_set.table.round.event.ruleset()
+    names = [seat.entry.player.name for seat in seats]
+    played = [(row.number, row.void) for row in others]
+    if current_number is not None:
+        default_number = current_number
+    else:
+        state = game.state(sheet_from_rows(game_set, seats, others)) if game.tracks_state else None
+        default_number = game.number_due(played=played, state=state, data=data)
+    typed = record = game.read(data, players=names, rules=rules, default_number=default_number)
+    new = current_number is None
+    game.check_number(record, rules, due=default_number if new and due_check else None)
+    if game.tracks_state:
+        # What the paper leaves to arithmetic (a buy-in's reset value) follows the hands before this one.
+        earlier = [row for row in others if row.number < record.deal and not row.void]
+        record = game.prepare(
+            record, state=game.state(sheet_from_rows(game_set, seats, earlier)), rules=rules
+        )
+    # A deal's place in playing order follows its number; a void deal goes just before its replay.
+    return PlacedDeal(
+        typed=typed,
+        record=record,
+        default_number=default_number,
+        index=playing_position(played, record.deal, record.void),
+    )
+
+
+def findings_with_deal(
+    game_set: GameSet, seats: Sequence[Seat], deals: Sequence[Deal], placed: PlacedDeal
+) -> list[Finding]:
+    """The findings on `placed`'s deal, were it saved among the set's `deals` (nothing is written; a
+    deal of the same number already recorded is left out, as a correction would replace it)."""
+    record = placed.record
+    number = record.deal
+    others = [row for row in deals if record.void or row.void or row.number != number]
+    sheet = sheet_from_rows(game_set, seats, others)
+    played = [(row.number, row.void) for row in others]
+    sheet["deals"].insert(playing_position(played, number, record.void), record.as_dict())
+    return [finding for finding in findings_for_set(game_set, sheet=sheet) if finding.deal == number]

@@ -12,13 +12,12 @@ from django.utils import timezone
 
 from adjudication import sheet_marks
 from adjudication.audit import acting_user, audit_record
-from adjudication.engine.dealing import playing_position
 from adjudication.engine.findings import Finding
 
 from ..errors import field_errors
 from ..games import Game, game_of
 from ..models import Deal, DealResult, GameSet, Seat
-from ..sheets import deal_as_data, deals_of, seats_of, sheet_from_rows, with_results
+from ..sheets import deal_as_data, deal_in_place, deals_of, seats_of, sheet_from_rows, with_results
 from .guards import SetLocked, check_version, describe_set, locked_set, set_changed, stale_edit
 
 
@@ -193,7 +192,6 @@ def deal_record(
     if deal is None:
         check_version(game_set, expected_set_version, what=describe_set(game_set))
     seats = seats_of(game_set)
-    names = [seat.entry.player.name for seat in seats]
     deals = deals_of(game_set)
     current = None
     if deal is not None:
@@ -202,15 +200,15 @@ def deal_record(
             raise ValidationError(f"That {word} is not part of this {game.unit} (it may have been deleted).")
         check_version(current, expected_version, what=f"{word} {current.number}")
     others = [row for row in deals if row is not current]
-    played = [(row.number, row.void) for row in others]
     rules = event.ruleset()
-    if current is not None:
-        default_number = current.number
-    else:
-        state = game.state(sheet_from_rows(game_set, seats, others)) if game.tracks_state else None
-        default_number = game.number_due(played=played, state=state, data=data)
-    record = game.read(data, players=names, rules=rules, default_number=default_number)
-    game.check_number(record, rules, due=None if current else default_number)
+    placed = deal_in_place(
+        game_set=game_set,
+        seats=seats,
+        others=others,
+        data=data,
+        current_number=current.number if current is not None else None,
+    )
+    record = placed.record
     if not record.void:
         clash = next((row for row in others if row.number == record.deal and not row.void), None)
         if clash is not None:
@@ -221,19 +219,12 @@ def deal_record(
             )
     elif game.max_void_deals is not None and sum(1 for row in others if row.void) >= game.max_void_deals:
         raise field_errors({"void": f"A {game.unit} holds at most {game.max_void_deals} void {word}s."})
-    if game.tracks_state:
-        # What the paper leaves to arithmetic (a buy-in's reset value) follows the hands before this one.
-        earlier = [row for row in others if row.number < record.deal and not row.void]
-        record = game.prepare(
-            record, state=game.state(sheet_from_rows(game_set, seats, earlier)), rules=rules
-        )
     before = (
         deal_audit_data(current, seats, game, sheet=sheet_from_rows(game_set, seats, deals), deals=deals)
         if current
         else None
     )
-    # A deal's place in playing order follows its number; a void deal goes just before its replay.
-    index = playing_position(played, record.deal, record.void)
+    index = placed.index
     try:
         # No savepoint: a clash is never recovered from here, it ends the whole transaction (two
         # statements fewer a deal).
