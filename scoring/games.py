@@ -2,7 +2,7 @@
 
 A `Game` is a frozen value per ruleset family; `game_of(event)` chooses it. Callers ask the game what
 to do — how a deal or hand is read and prepared, which result fields it writes, what blocks verifying,
-which event formats it allows, whether phones may enter it, the words its pages use — and never ask
+which event formats it allows, the words its pages use — and never ask
 which game it is. Only this module (and the engine) names a family.
 
 - Jamaican Kalooki (RULES.md R1–R21): a **set** of nine **deals**, scored by its total; lowest wins.
@@ -84,8 +84,6 @@ class Game:
     # A game of hands played to an end, ranked by its finishing order, with its own table page, sheet
     # and standings (placement points or knock-out); otherwise a set of nine deals ranked by its total.
     of_hands: bool = False
-    # Phones at the table may enter its deals (self-entry).
-    phones: bool = True
     # The desk's live check of a deal being typed; rulings on a deal (issued by a director, or made
     # from a sheet's marks: over-call, contract error, other points — adjudication.sheet_marks); deals
     # with contracts a disputed lay-down is checked against (R4–R8).
@@ -244,7 +242,6 @@ class GameOfHands(Game):
     deal_word: str = "hand"
     formats: tuple[str, ...] = (KNOCKOUT, PLACEMENT)
     of_hands: bool = True
-    phones: bool = False
     live_check: bool = False
     rulings: bool = False
     contracts: bool = False

@@ -128,8 +128,11 @@ def _pack_title(sheets: Sequence[TableSheet]) -> str:
     return f"{first.event.name} · Round {first.round_number} · score sheets"
 
 
-def british_sheets_html(sheets: Sequence[BritishPrintedSheet], *, paper: str) -> str:
-    """British Kalooki game sheets, one table from a new page (portrait: the hands run on)."""
+def british_sheets_html(
+    sheets: Sequence[BritishPrintedSheet], *, paper: str, codes: Mapping[int, PrintedCode] | None = None
+) -> str:
+    """Game sheets of a game of hands, one table from a new page (portrait: the hands run on); `codes`
+    (by table number) puts each table's self-entry QR code and short code in its first page's head."""
     first = sheets[0] if sheets else None
     if first is None:
         title = "Score sheets"
@@ -137,8 +140,10 @@ def british_sheets_html(sheets: Sequence[BritishPrintedSheet], *, paper: str) ->
         title = first.title
     else:
         title = f"{first.event.name} · Round {first.round_number} · score sheets"
+    codes = codes or {}
+    items = [(sheet, codes.get(sheet.table_number)) for sheet in sheets]
     return render_to_string(
-        "pdf/british_sheets.html", {"sheets": sheets, "title": title, "css": print_css(paper)}
+        "pdf/british_sheets.html", {"sheets": items, "title": title, "css": print_css(paper)}
     )
 
 
@@ -176,16 +181,15 @@ def render_table_sheet(
         table = game_set.table
     event = table.round.event
     if event.game.of_hands:
-        # A game of hands' sheet carries no self-entry code: phones take sets' deals only.
         sheet = british_printed.british_table_sheet(table, completed=completed)
-        return write_pdf(british_sheets_html([sheet], paper=event.paper))
+        return write_pdf(british_sheets_html([sheet], paper=event.paper, codes=codes))
     return write_pdf(sheets_html([printed.table_sheet(table, completed=completed)], codes=codes))
 
 
 def round_pack_html(*, round, completed: bool = False, codes: Mapping[int, PrintedCode] | None = None) -> str:
     if round.event.game.of_hands:
         british = british_printed.british_round_sheets(round, completed=completed)
-        return british_sheets_html(british, paper=round.event.paper)
+        return british_sheets_html(british, paper=round.event.paper, codes=codes)
     sheets = printed.round_sheets(round, completed=completed)
     return sheets_html(sheets, paper=round.event.paper, codes=codes)
 

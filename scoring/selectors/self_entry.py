@@ -1,13 +1,16 @@
-"""Reads for self-entry at the tables (issue 13): the key a token opens, a table's phone page, the
-director's queue and the tables' codes. A fixed number of queries whatever the event size."""
+"""Reads for self-entry at the tables (issue 13): the key a token opens, a table's phone page (a set of
+deals, or a game of hands), the director's queue and the tables' codes. A fixed number of queries
+whatever the event size."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+from ..games import game_of
 from ..models import Event, GameSet, Seat, SelfEntryDeal, Table, TableKey
 from ..self_entry_codes import (
     secret_matches,
@@ -17,6 +20,8 @@ from ..self_entry_codes import (
     split_token,
     token_for,
 )
+from ..sheets import deal_in_place, deals_of, seats_of
+from .british_games import GamePage, game_page_from_rows
 from .set_page import SetPage, set_grid
 
 
@@ -53,7 +58,8 @@ def phone_path(key: TableKey) -> str:
 
 @dataclass(frozen=True)
 class PhoneEntry:
-    """A deal the table entered, as the phone shows it."""
+    """A deal or hand the table entered, as the phone shows it (a buy-in with the total it resets to,
+    computed as it would be recorded; its error findings as the entering phone was shown them)."""
 
     pk: int
     number: int
@@ -69,19 +75,59 @@ class PhoneEntry:
     out: str
     doubled: bool
     void: bool
+    kalookie: bool = False
+    findings: tuple[dict[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class PhoneSeat:
+    position: int
+    player: str
+    first_dealer: bool
 
 
 @dataclass(frozen=True)
 class PhonePage:
+    """A table's phone page: a set of deals (`grid`, the set page's) or a game of hands (`hands`, the
+    game page's), never both; what every game shares is said here."""
+
     key: TableKey
-    grid: SetPage
+    game: Any
+    event: Event
+    round_number: int
+    table_number: int
+    game_set: GameSet
+    seats: list[PhoneSeat]
+    grid: SetPage | None
+    hands: GamePage | None
     accepting: bool
     closed_because: str
     waiting: list[PhoneEntry]
     settled: list[PhoneEntry]
 
+    @property
+    def next_number(self) -> int | None:
+        if self.hands is not None:
+            return self.hands.state.next_hand
+        return self.grid.next_number if self.grid is not None else None
 
-def _phone_entry(entry: SelfEntryDeal, names: dict[int, str]) -> PhoneEntry:
+
+def _resets(entry: SelfEntryDeal, game_set: GameSet, seats: list, deals: list) -> dict[str, int]:
+    """A hand's buy-ins with the total each resets to, as recording it now would compute it (B7)."""
+    try:
+        placed = deal_in_place(game_set=game_set, seats=seats, others=deals, data=entry.data, due_check=False)
+    except ValidationError:
+        return {}
+    return {
+        name: line.reset_to
+        for name, line in placed.record.results.items()
+        if getattr(line, "buy_in", False) and line.reset_to is not None
+    }
+
+
+def _phone_entry(
+    entry: SelfEntryDeal, names: dict[int, str], resets: dict[str, int] | None = None
+) -> PhoneEntry:
     data = entry.data or {}
     results = data.get("results") or {}
     lines = [
@@ -91,6 +137,8 @@ def _phone_entry(entry: SelfEntryDeal, names: dict[int, str]) -> PhoneEntry:
             "penalty": row.get("penalty"),
             "hand": row.get("hand"),
             "out": data.get("out") == name,
+            "buy_in": bool(row.get("buy_in")),
+            "reset_to": row.get("reset_to", (resets or {}).get(name)),
         }
         for name, row in results.items()
     ]
@@ -109,31 +157,70 @@ def _phone_entry(entry: SelfEntryDeal, names: dict[int, str]) -> PhoneEntry:
         out=data.get("out") or "",
         doubled=bool(data.get("doubled")),
         void=bool(data.get("void")),
+        kalookie=bool(data.get("kalookie")),
+        findings=tuple(entry.findings or ()),
     )
 
 
+def _game_over(page: GamePage) -> str:
+    if page.game.collects:
+        return f"The game is over: its {page.state.hands} hands are scored."
+    return f"The game is over: {page.state.winner or 'no one'} is the last player in."
+
+
 def phone_page(key: TableKey) -> PhonePage:
-    """What a table's phone shows: the set's grid, the deal due and the table's entries."""
+    """What a table's phone shows: the set's grid and the deal due, or the game's hands and the hand
+    due, and the table's entries."""
     game_set = GameSet.objects.select_related("table__round__event").get(table_id=key.table_id)
-    grid = set_grid(game_set)
-    event = grid.event
+    event = game_set.table.round.event
+    game = game_of(event)
+    grid = hands = None
+    seat_rows: list = []
+    deal_rows: list = []
+    if game.of_hands:
+        seat_rows, deal_rows = seats_of(game_set), deals_of(game_set)
+        hands = game_page_from_rows(game_set, seat_rows, deal_rows)
+        first = game_set.table.first_dealer
+        seats = [PhoneSeat(seat.position, seat.player, seat.position == first) for seat in hands.seats]
+        due = None if hands.state.over or hands.state.next_hand is None else hands.state.next_hand
+        finished = _game_over(hands)
+    else:
+        grid = set_grid(game_set)
+        game_set = grid.game_set
+        seats = [PhoneSeat(seat.position, seat.player, seat.first_dealer) for seat in grid.players]
+        due = grid.upcoming
+        finished = "All nine deals are recorded."
     closed = ""
     if key.retired_at is not None:
         closed = "This code was changed by the director: the sheet is shown read-only."
-    elif grid.game_set.is_verified:
-        closed = "The set is verified: the sheet is shown read-only."
+    elif game_set.is_verified:
+        closed = f"The {game.unit} is verified: the sheet is shown read-only."
     elif event.self_entry == Event.SelfEntry.OFF:
-        closed = "The director enters this event's deals: self-entry is off."
-    elif grid.upcoming is None:
-        closed = "All nine deals are recorded."
-    names = {seat.position: seat.player for seat in grid.players}
+        closed = f"The director enters this event's {game.deal_word}s: self-entry is off."
+    elif due is None:
+        closed = finished
+    names = {seat.position: seat.player for seat in seats}
+    rows = list(SelfEntryDeal.objects.filter(game_set=game_set).order_by("-entered_at", "-pk")[:30])
     entries = [
-        _phone_entry(entry, names)
-        for entry in SelfEntryDeal.objects.filter(game_set=grid.game_set).order_by("-entered_at", "-pk")[:30]
+        _phone_entry(
+            entry,
+            names,
+            _resets(entry, game_set, seat_rows, deal_rows)
+            if hands is not None and entry.status == SelfEntryDeal.Status.WAITING
+            else None,
+        )
+        for entry in rows
     ]
     return PhonePage(
         key=key,
+        game=game,
+        event=event,
+        round_number=game_set.table.round.number,
+        table_number=game_set.table.number,
+        game_set=game_set,
+        seats=seats,
         grid=grid,
+        hands=hands,
         accepting=not closed,
         closed_because=closed,
         waiting=[entry for entry in entries if entry.status == SelfEntryDeal.Status.WAITING],
@@ -160,10 +247,17 @@ def _summary(data: dict[str, Any]) -> str:
     if data.get("void"):
         return "void"
     parts = [f"out: {data.get('out') or '—'}"]
-    if data.get("doubled"):
-        parts.append("doubled")
+    parts += [mark for mark in ("doubled", "kalookie") if data.get(mark)]
     for name, row in (data.get("results") or {}).items():
-        parts.append(f"{name} {row.get('calls', 0)}/{row.get('penalty')}")
+        # A deal's line is calls/score; a hand's is its score, and a buy-in (with a typed reset).
+        text = (
+            f"{name} {row['calls']}/{row.get('penalty')}"
+            if "calls" in row
+            else f"{name} {row.get('penalty')}"
+        )
+        if row.get("buy_in"):
+            text += " buys in" + (f" (reset to {row['reset_to']})" if row.get("reset_to") is not None else "")
+        parts.append(text)
     return " · ".join(parts)
 
 

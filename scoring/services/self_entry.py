@@ -1,5 +1,6 @@
-"""Self-entry at the tables (issue 13): the tables' keys, a deal entered on a phone, another seat's
-confirmation or rejection, and the director's queue.
+"""Self-entry at the tables (issue 13): the tables' keys, a deal or hand entered on a phone, another
+seat's confirmation or rejection, and the director's queue. Every game's deals and hands come this way
+(the event's `Game` reads them, as `deal_record` does: `sheets.deal_in_place`).
 
 A confirmed deal is recorded through `deal_record` like a director's (version check, validator, audit
 entry naming the seats); one with an error finding, a rejected one, two entries for one deal, or any
@@ -20,15 +21,13 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from adjudication.audit import acting_user, audit_record
-from adjudication.engine.dealing import next_deal_number
 
-from ..deal_input import MAX_TEXT, read_deal
+from ..deal_input import MAX_TEXT
 from ..errors import field_errors
 from ..games import game_of
 from ..models import Event, GameSet, SelfEntryDeal, Table, TableKey
-from ..selectors.set_page import deal_preview
 from ..self_entry_codes import new_selector, secret_for, secret_hash
-from ..sheets import deals_of, seats_of
+from ..sheets import deal_in_place, deals_of, findings_with_deal, seats_of
 from .deals import deal_record
 from .guards import check_version, locked_set
 
@@ -121,11 +120,6 @@ def self_entry_mode_set(*, event: Event, user, mode: str, expected_version: int 
     check_version(event, expected_version, what=f"the event {event.name}")
     if mode not in Event.SelfEntry.values:
         raise field_errors({"mode": f"choose one of {', '.join(Event.SelfEntry.values)}"})
-    game = game_of(event)
-    if mode != Event.SelfEntry.OFF and not game.phones:
-        raise field_errors(
-            {"mode": f"{game.title} {game.deal_word}s are entered by the director: phones are not offered."}
-        )
     before = event.self_entry
     event.self_entry = mode
     event.version += 1
@@ -152,14 +146,10 @@ def _open_set(key: TableKey) -> GameSet:
     game_set = locked_set(GameSet.objects.get(table_id=key.table_id))
     event = game_set.table.round.event
     game = game_of(event)
-    if not game.phones:
-        raise SelfEntryClosed(
-            f"Phones do not enter {game.title} {game.deal_word}s: the director enters them."
-        )
     if event.self_entry == Event.SelfEntry.OFF:
-        raise SelfEntryClosed("The director enters this event's deals: self-entry is off.")
+        raise SelfEntryClosed(f"The director enters this event's {game.deal_word}s: self-entry is off.")
     if game_set.is_verified:
-        raise SelfEntryClosed("This table's set is verified: only the director changes it now.")
+        raise SelfEntryClosed(f"This table's {game.unit} is verified: only the director changes it now.")
     return game_set
 
 
@@ -216,7 +206,7 @@ def _resent(sent: SelfEntryDeal, game_set: GameSet, seat: Any, data: Mapping[str
     except (TypeError, ValueError):
         same_seat = False
     try:
-        record = read_deal(
+        record = game_of(game_set.table.round.event).read(
             data,
             players=[row.entry.player.name for row in seats_of(game_set)],
             rules=game_set.table.round.event.ruleset(),
@@ -227,10 +217,12 @@ def _resent(sent: SelfEntryDeal, game_set: GameSet, seat: Any, data: Mapping[str
         same = False
     if same and same_seat:
         return sent
+    word = game_of(game_set.table.round.event).deal_word
     raise SelfEntryResent(
-        f"Deal {sent.number} was already sent from this page with other values, and those stand: this "
-        f"send changed nothing. What you typed is kept on this phone: check deal {sent.number} on the "
-        "page, then send it again to let the director choose between the two, or reject the first.",
+        f"{word.capitalize()} {sent.number} was already sent from this page with other values, and those "
+        f"stand: this send changed nothing. What you typed is kept on this phone: check {word} "
+        f"{sent.number} on the page, then send it again to let the director choose between the two, or "
+        "reject the first.",
         code="resent",
     )
 
@@ -255,19 +247,16 @@ def self_entry_submit(
     device = _device(device)
     seats = seats_of(game_set)
     deals = deals_of(game_set)
-    default_number = next_deal_number([(row.number, row.void) for row in deals])
-    if isinstance(data, Mapping) and data.get("deal") in (None, "") and default_number is None:
-        raise ValidationError("All nine deals of this set are recorded.")
-    record = read_deal(
-        data,
-        players=[row.entry.player.name for row in seats],
-        rules=game_set.table.round.event.ruleset(),
-        default_number=default_number,
-    )
+    word = game_of(game_set.table.round.event).deal_word
+    # Read as the desk's entry is; its number is not held to the one due, so a deal the desk recorded
+    # meanwhile (a phone sending after the network came back) waits for the director as a conflict.
+    placed = deal_in_place(game_set=game_set, seats=seats, others=deals, data=data, due_check=False)
+    record = placed.typed
     entry = SelfEntryDeal(
         game_set=game_set,
         key=key,
         number=record.deal,
+        # As typed: what the paper leaves to arithmetic (a buy-in's reset) is computed when recorded.
         data=record.as_dict(),
         idempotency_key=idempotency_key,
         set_version=game_set.version,
@@ -279,12 +268,15 @@ def self_entry_submit(
     if rivals or (recorded and not record.void):
         entry.status = SelfEntryDeal.Status.QUEUED
         entry.queue_reason = (
-            f"conflict: deal {record.deal} was {'recorded' if recorded else 'entered'} already"
+            f"conflict: {word} {record.deal} was {'recorded' if recorded else 'entered'} already"
         )
         SelfEntryDeal.objects.filter(pk__in=[row.pk for row in rivals]).update(
             status=SelfEntryDeal.Status.QUEUED,
-            queue_reason=f"conflict: deal {record.deal} was entered twice",
+            queue_reason=f"conflict: {word} {record.deal} was entered twice",
         )
+    else:
+        # The findings the entering phone is shown are the ones the confirming phone sees.
+        entry.findings = _errors(findings_with_deal(game_set, seats, deals, placed))
     entry.full_clean(exclude=("game_set", "key", "deal", "settled_by"), validate_constraints=False)
     try:
         with transaction.atomic():
@@ -329,9 +321,16 @@ def _why(entry: SelfEntryDeal, names: Mapping[int, str]) -> str:
     return text + (", on one phone" if entry.same_device else "")
 
 
+def _errors(findings: Iterable[Any]) -> list[dict[str, Any]]:
+    return [finding.as_dict() for finding in findings if finding.is_error]
+
+
 def _errors_here(game_set: GameSet, entry: SelfEntryDeal) -> list[dict[str, Any]]:
-    preview = deal_preview(game_set, data=entry.data)
-    return [finding.as_dict() for finding in preview.here if finding.is_error]
+    """The entry's error findings in the set as it stands now."""
+    seats = seats_of(game_set)
+    deals = deals_of(game_set)
+    placed = deal_in_place(game_set=game_set, seats=seats, others=deals, data=entry.data, due_check=False)
+    return _errors(findings_with_deal(game_set, seats, deals, placed))
 
 
 @transaction.atomic
@@ -351,10 +350,19 @@ def self_entry_confirm(
     recorded = not entry.data.get("void") and any(
         row.number == entry.number and not row.void for row in deals_of(game_set)
     )
-    entry.findings = [] if recorded else _errors_here(game_set, entry)
+    word = game_of(game_set.table.round.event).deal_word
+    changed = ""
+    try:
+        entry.findings = [] if recorded else _errors_here(game_set, entry)
+    except ValidationError as exc:
+        # The game moved on since the entry (a game over, a hand the desk entered before it).
+        changed = " ".join(exc.messages)
     if recorded:
         entry.status = SelfEntryDeal.Status.QUEUED
-        entry.queue_reason = f"conflict: deal {entry.number} was recorded meanwhile"
+        entry.queue_reason = f"conflict: {word} {entry.number} was recorded meanwhile"
+    elif changed:
+        entry.status = SelfEntryDeal.Status.QUEUED
+        entry.queue_reason = ("the set changed: " + changed)[:200]
     elif entry.findings:
         entry.status = SelfEntryDeal.Status.QUEUED
         entry.queue_reason = "error findings"

@@ -220,6 +220,15 @@ class DealEntry:
             valid = form.is_valid() and valid
         return valid
 
+    @property
+    def head(self) -> forms.Form:
+        """The deal-level form (a game of hands' entry calls it the same)."""
+        return self.deal
+
+    def as_data(self) -> dict[str, Any]:
+        """The entry as `deal_record` takes it, whatever the game (`hand_forms.BritishHandEntry` too)."""
+        return self.as_deal_data()
+
     def as_deal_data(self) -> dict[str, Any]:
         deal = self.deal.cleaned_data
         void = bool(deal.get("void"))

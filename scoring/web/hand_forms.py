@@ -180,6 +180,14 @@ class BritishHandEntry:
     def reason(self) -> str:
         return self.hand.cleaned_data.get("reason") or ""
 
+    @property
+    def head(self) -> BritishHandForm:
+        """The hand-level form (a set's `DealEntry` calls its deal form the same)."""
+        return self.hand
+
+    def as_data(self) -> dict[str, Any]:
+        return self.as_hand_data()
+
     def as_hand_data(self) -> dict[str, Any]:
         data = self.hand.cleaned_data
         hand: dict[str, Any] = {"deal": data["deal"], "void": data["void"]}

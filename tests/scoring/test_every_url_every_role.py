@@ -22,7 +22,7 @@ What each access answers a GET (permissions.py):
   login           `login_required` (the desk): anonymous -> log-in; everyone else is sent on (302)
   public          anyone -> 200
   post            `require_POST` outside any other check: 405 for everyone
-A game phones do not enter (`Game.phones`) answers its table's phone address with a page that says so (404).
+Every game's table answers its phone address (a British or North American table takes hands from phones).
 """
 
 from __future__ import annotations
@@ -44,8 +44,6 @@ NAMESPACES = ("scoring", "adjudication")
 ROLES = ("anonymous", "other_director", "director", "organiser", "phone")
 GAMES = ("jamaican", "british", "british_verified", "north_american")
 FAMILIES = ("jamaican", "british", "north_american")
-# Games whose tables phones do not enter (scoring.games: `phones` False).
-NO_PHONES = ("british", "british_verified", "north_american")
 
 # Who may open each URL (see the module's docstring), and what its GET answers those who may:
 # "page" 200, "post" 405 (the view takes POST only), "sent_on" a redirect.
@@ -488,18 +486,12 @@ def kwargs_for(item: Walked, game: str, world) -> tuple[dict[str, Any], bool]:
     return filled, lacking
 
 
-# A game phones do not enter may answer its phone page with a page saying so (403) or as no table (404).
-PHONE_PAGES = {"self_entry_phone"}
-
-
 def expected(item: Walked, role: str, game: str, *, lacking: bool) -> set[int] | str:
     """The statuses a GET may answer, or "login" for the redirect to the log-in page."""
     access, answer = ACCESS[item.short]
     anonymous = role in ("anonymous", "phone")
     if access == "post":
         return {405}
-    if item.short in PHONE_PAGES and game in NO_PHONES:
-        return {404}
     if access == "public":
         return {404} if lacking else {200}
     if anonymous:

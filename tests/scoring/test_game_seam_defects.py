@@ -223,12 +223,9 @@ def test_a_phones_deal_at_a_british_table_answers_without_a_server_error_and_wri
     assert not Deal.objects.filter(game_set=british_game).exists()
 
 
-def test_self_entry_cannot_be_switched_on_for_a_british_event(british_event, director):
-    from django.core.exceptions import ValidationError
-
+def test_self_entry_is_switched_on_for_a_british_event(british_event, director):
     from scoring.models import Event
 
-    with pytest.raises(ValidationError, match="entered by the director"):
-        turn_on(british_event, director)
+    turn_on(british_event, director)
     british_event.refresh_from_db()
-    assert british_event.self_entry == Event.SelfEntry.OFF
+    assert british_event.self_entry == Event.SelfEntry.RECORD

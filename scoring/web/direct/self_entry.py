@@ -13,12 +13,15 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from ...models import Event, SelfEntryDeal, Table
+from ...selectors.british_games import british_game_page
 from ...selectors.self_entry import director_queue, event_tables, table_keys
 from ...services import self_entry as service
 from ..forms import DealEntry
+from ..hand_forms import BritishHandEntry, line_prefix
 from ..lookups import request_base_url
 from ..permissions import director_required
 from ..view_support import refusal_status, seat_names
+from . import british_game
 from .views import entry_mode, table_page
 
 
@@ -141,6 +144,70 @@ def _prefilled(entry: SelfEntryDeal, players: list[str], mode: str) -> DealEntry
     return DealEntry(players=players, initial=initial, results=results, mode=mode)
 
 
+def _prefilled_hand(entry: SelfEntryDeal, page) -> BritishHandEntry:
+    """The hand form of a game of hands, filled in with the table's entry (a reset value only where the
+    table typed one)."""
+    data = entry.data or {}
+    keys = ("penalty", "hand", "total", "opened", "buy_in", "reset_to", "collected")
+    results = {
+        name: {key: row[key] for key in keys if row.get(key) is not None}
+        for name, row in (data.get("results") or {}).items()
+    }
+    for line in results.values():
+        if "opened" in line:
+            line["opened"] = "yes" if line["opened"] else "no"
+    initial = {
+        "deal": entry.number,
+        "out": data.get("out") or "",
+        "kalookie": bool(data.get("kalookie")),
+        "void": bool(data.get("void")),
+        "dealer": data.get("dealer") or "",
+        "set_version": entry.game_set.version,
+    }
+    players = [seat.player for seat in page.seats]
+    playing = [name for name in players if name in results] or list(page.state.still_in)
+    return BritishHandEntry(
+        players=players,
+        playing=playing,
+        most=page.rules.max_deal_number,
+        initial=initial,
+        results=results,
+        game=page.game,
+    )
+
+
+def _correct_hand(request, event: Event, entry: SelfEntryDeal, extra) -> HttpResponse:
+    """`correct` for a game of hands: the game's table page with the hand form filled in."""
+    game_set = entry.game_set
+    page = british_game_page(game_set)
+    if request.method != "POST":
+        return british_game.table_page(request, event, game_set, entry=_prefilled_hand(entry, page), **extra)
+    players = [seat.player for seat in page.seats]
+    playing = [
+        name for seat, name in enumerate(players, start=1) if f"{line_prefix(seat)}-penalty" in request.POST
+    ]
+    form = BritishHandEntry(
+        request.POST, players=players, playing=playing, most=page.rules.max_deal_number, game=page.game
+    )
+    if not form.is_valid():
+        return british_game.table_page(request, event, game_set, status=400, entry=form, **extra)
+    try:
+        service.self_entry_correct(
+            entry=entry,
+            user=request.user,
+            data=form.as_hand_data(),
+            expected_version=entry.version,
+            expected_set_version=form.set_version,
+        )
+    except ValidationError as exc:
+        form.add_service_error(exc)
+        return british_game.table_page(
+            request, event, game_set, status=refusal_status(exc), entry=form, **extra
+        )
+    messages.success(request, f"Hand {entry.number} at table {game_set.table.number} recorded as corrected.")
+    return _back(event)
+
+
 @director_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def correct(request, event: Event, entry_id: int):
@@ -150,6 +217,8 @@ def correct(request, event: Event, entry_id: int):
     players = seat_names(game_set)
     action = reverse("scoring:self_entry_correct", kwargs={"slug": event.slug, "entry_id": entry.pk})
     extra = {"entry_action": action, "self_entry": entry}
+    if event.game.of_hands:
+        return _correct_hand(request, event, entry, extra)
     if request.method != "POST":
         form = _prefilled(entry, players, entry_mode(request, event))
         return table_page(request, event, game_set, entry=form, **extra)

@@ -1,7 +1,9 @@
 """The table's phone page (issue 13): no log-in, the token in the sheet's QR code is the key.
 
-It opens only its own table: the players, the deal due with its contract and dealer, the entry form
-(the director's `DealEntry`, the same live check), the deals waiting for another seat's confirmation.
+It opens only its own table: the players, the deal due with its contract and dealer and the entry form
+(the director's `DealEntry`, the same live check) — or, for a game of hands, the hand due with its
+dealer and the director's hand form (`hand_forms.BritishHandEntry`, the buy-ins' reset shown as it is
+typed) — and what waits for another seat's confirmation.
 A retired key, a verified set or self-entry switched off shows the sheet read-only and accepts
 nothing. Each phone carries a random device cookie, so the director sees when one phone both entered
 and confirmed a deal. Posts answer JSON to the page's script (static/js/self_entry.js, which keeps an
@@ -30,6 +32,7 @@ from ...selectors.set_page import deal_preview
 from ...self_entry_codes import secret_for, split_token
 from ...services import self_entry as service
 from ..forms import DealEntry
+from ..hand_forms import BritishHandEntry, hand_lines, live_reset
 from ..view_support import refusal_status
 from . import limit
 
@@ -70,11 +73,6 @@ def token_view(view):
             if wait:
                 return _too_many(wait)
             raise Http404("No table has this code.")
-        event = key.table.round.event
-        if not event.game.phones:
-            # The event's game is entered at the desk only: say so rather than offer a form it can't take.
-            context = {"event": event, "game": event.game}
-            return render(request, "phone/not_offered.html", context, status=404)
         return view(request, token, key=key, **kwargs)
 
     return wrapper
@@ -114,20 +112,30 @@ def _wants_json(request) -> bool:
     return "application/json" in request.headers.get("Accept", "")
 
 
-def _entry_form(page: PhonePage, data=None, *, offered: bool = False) -> DealEntry | None:
-    """The form for the deal due; with `offered`, none while that deal waits for confirmation (a
+def _entry_form(page: PhonePage, data=None, *, offered: bool = False) -> DealEntry | BritishHandEntry | None:
+    """The form for the deal or hand due; with `offered`, none while it waits for confirmation (a
     second entry of it would only be a conflict for the director)."""
-    grid = page.grid
-    upcoming = grid.upcoming
-    if not page.accepting or upcoming is None:
+    number = page.next_number
+    if not page.accepting or number is None:
         return None
-    if offered and any(item.number == grid.next_number for item in page.waiting):
+    if offered and any(item.number == number for item in page.waiting):
         return None
-    players = [seat.player for seat in grid.players]
+    players = [seat.player for seat in page.seats]
+    if page.hands is not None:
+        state = page.hands.state
+        return BritishHandEntry(
+            data,
+            players=players,
+            playing=state.still_in,
+            most=page.hands.rules.max_deal_number,
+            game=page.game,
+            initial={"deal": number, "dealer": state.next_dealer or "", "set_version": page.game_set.version},
+        )
+    assert page.grid is not None
     return DealEntry(
         data,
         players=players,
-        initial={"deal": grid.next_number, "dealer": upcoming.dealer, "set_version": grid.game_set.version},
+        initial={"deal": number, "dealer": page.grid.upcoming.dealer, "set_version": page.game_set.version},
     )
 
 
@@ -135,18 +143,29 @@ def _page(request, token: str, key: TableKey, *, status: int = 200, **extra: Any
     page = phone_page(key)
     device = _device(request) or secrets.token_urlsafe(18)
     entry = extra.pop("entry", None) or _entry_form(page, offered=True)
+    if page.hands is not None:
+        lines = [
+            {"name": name, "form": form, "before": before, "left": left}
+            for name, form, before, left in hand_lines(page.hands, entry)
+        ]
+    else:
+        lines = (
+            [{"seat": seat, "name": name, "form": form} for seat, (name, form) in enumerate(entry.lines, 1)]
+            if entry
+            else []
+        )
     context = {
         "page": page,
         "grid": page.grid,
-        "event": page.grid.event,
+        "hands": page.hands,
+        "game": page.game,
+        "event": page.event,
         "token": token,
         "entry": entry,
-        "lines": [
-            {"seat": seat, "name": name, "form": form} for seat, (name, form) in enumerate(entry.lines, 1)
-        ]
-        if entry
-        else [],
-        "seats": page.grid.players,
+        "head": entry.head if entry else None,
+        "lines": lines,
+        "live_reset": live_reset(page.hands) if page.hands is not None else None,
+        "seats": page.seats,
         "device": device,
         # A fresh key for each deal the page offers: the same deal sent again is saved once.
         "idempotency_key": secrets.token_urlsafe(18),
@@ -168,12 +187,13 @@ def check(request, token: str, *, key: TableKey):
     """The live check of the deal being typed, as on the director's page. Writes nothing."""
     page = phone_page(key)
     entry = _entry_form(page, request.POST)
-    if entry is None:
+    if entry is None or not page.game.live_check:
+        # A game of hands has no live check: its page works out a buy-in's reset as it is typed.
         return HttpResponse(status=204)
     preview = None
     if entry.is_valid():
         try:
-            preview = deal_preview(page.grid.game_set, data=entry.as_deal_data())
+            preview = deal_preview(page.game_set, data=entry.as_deal_data())
         except ValidationError as exc:
             entry.add_service_error(exc)
     lines = []
@@ -211,7 +231,7 @@ def enter(request, token: str, *, key: TableKey):
     if entry is None:
         return _answer(request, token, key, ok=False, message=page.closed_because, status=409)
     if not entry.is_valid():
-        errors = [f"{field}: {', '.join(messages)}" for field, messages in entry.deal.errors.items()]
+        errors = [f"{field}: {', '.join(messages)}" for field, messages in entry.head.errors.items()]
         for name, form in entry.lines:
             errors += [f"{name}, {field}: {', '.join(messages)}" for field, messages in form.errors.items()]
         return _answer(
@@ -222,7 +242,7 @@ def enter(request, token: str, *, key: TableKey):
             key=key,
             seat=request.POST.get("seat"),
             device=device,
-            data=entry.as_deal_data(),
+            data=entry.as_data(),
             idempotency_key=request.POST.get("idempotency_key", ""),
         )
     except service.SelfEntryResent as exc:
@@ -242,16 +262,18 @@ def enter(request, token: str, *, key: TableKey):
     except ValidationError as exc:
         status = 409 if isinstance(exc, service.SelfEntryClosed) else refusal_status(exc)
         return _answer(request, token, key, ok=False, message=" ".join(exc.messages), status=status)
+    what = f"{page.game.deal_word.capitalize()} {saved.number}"
     message = (
-        f"Deal {saved.number} sent: waiting for confirmation by another seat."
+        f"{what} sent: waiting for confirmation by another seat."
         if saved.status == SelfEntryDeal.Status.WAITING
-        else f"Deal {saved.number} sent: it waits for the director ({saved.queue_reason})."
+        else f"{what} sent: it waits for the director ({saved.queue_reason})."
     )
     return _answer(request, token, key, ok=True, message=message, entry=saved.pk, created=created)
 
 
 def _decide(request, token: str, key: TableKey, entry_id: int, *, rejecting: bool):
     entry = get_object_or_404(SelfEntryDeal, pk=entry_id, game_set__table_id=key.table_id)
+    word = key.table.round.event.game.deal_word.capitalize()
     version = request.POST.get("version") or None
     try:
         expected = int(version) if version is not None else None
@@ -267,7 +289,7 @@ def _decide(request, token: str, key: TableKey, entry_id: int, *, rejecting: boo
                 reason=request.POST.get("reason", ""),
                 expected_version=expected,
             )
-            message = f"Deal {saved.number} rejected: the director settles it."
+            message = f"{word} {saved.number} rejected: the director settles it."
         else:
             saved = service.self_entry_confirm(
                 key=key,
@@ -277,9 +299,9 @@ def _decide(request, token: str, key: TableKey, entry_id: int, *, rejecting: boo
                 expected_version=expected,
             )
             message = (
-                f"Deal {saved.number} confirmed and recorded."
+                f"{word} {saved.number} confirmed and recorded."
                 if saved.status == SelfEntryDeal.Status.RECORDED
-                else f"Deal {saved.number} confirmed: it waits for the director ({saved.queue_reason})."
+                else f"{word} {saved.number} confirmed: it waits for the director ({saved.queue_reason})."
             )
     except ValidationError as exc:
         return _answer(
