@@ -5,6 +5,8 @@ the director — accept, correct in the normal entry form, or reject. Thin views
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse
@@ -92,7 +94,7 @@ def regenerate(request, event: Event, number: int, table: int):
 
 def _queued(event: Event, entry_id: int) -> SelfEntryDeal:
     return get_object_or_404(
-        SelfEntryDeal.objects.select_related("game_set__table__round"),
+        SelfEntryDeal.objects.select_related("game_set__table__round__event"),
         pk=entry_id,
         game_set__table__round__event=event,
     )
@@ -127,43 +129,40 @@ def dismiss(request, event: Event, entry_id: int):
     )
 
 
-def _prefilled(entry: SelfEntryDeal, players: list[str], mode: str) -> DealEntry:
+def _as_entered(entry: SelfEntryDeal, keys: tuple[str, ...]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The entry form's initial values and each player's line (`keys` of it) as the table entered them."""
     data = entry.data or {}
     results = {
-        name: {key: row.get(key) for key in ("calls", "penalty", "total", "hand") if row.get(key) is not None}
+        name: {key: row[key] for key in keys if row.get(key) is not None}
         for name, row in (data.get("results") or {}).items()
     }
     initial = {
         "deal": entry.number,
         "out": data.get("out") or "",
-        "doubled": bool(data.get("doubled")),
         "void": bool(data.get("void")),
         "dealer": data.get("dealer") or "",
         "set_version": entry.game_set.version,
     }
+    mark = entry.game_set.table.round.event.game.mark
+    if mark:
+        initial[mark] = bool(data.get(mark))
+    return initial, results
+
+
+def _prefilled(entry: SelfEntryDeal, players: list[str], mode: str) -> DealEntry:
+    initial, results = _as_entered(entry, ("calls", "penalty", "total", "hand"))
     return DealEntry(players=players, initial=initial, results=results, mode=mode)
 
 
 def _prefilled_hand(entry: SelfEntryDeal, page) -> BritishHandEntry:
     """The hand form of a game of hands, filled in with the table's entry (a reset value only where the
     table typed one)."""
-    data = entry.data or {}
-    keys = ("penalty", "hand", "total", "opened", "buy_in", "reset_to", "collected")
-    results = {
-        name: {key: row[key] for key in keys if row.get(key) is not None}
-        for name, row in (data.get("results") or {}).items()
-    }
+    initial, results = _as_entered(
+        entry, ("penalty", "hand", "total", "opened", "buy_in", "reset_to", "collected")
+    )
     for line in results.values():
         if "opened" in line:
             line["opened"] = "yes" if line["opened"] else "no"
-    initial = {
-        "deal": entry.number,
-        "out": data.get("out") or "",
-        "kalookie": bool(data.get("kalookie")),
-        "void": bool(data.get("void")),
-        "dealer": data.get("dealer") or "",
-        "set_version": entry.game_set.version,
-    }
     players = [seat.player for seat in page.seats]
     playing = [name for name in players if name in results] or list(page.state.still_in)
     return BritishHandEntry(
