@@ -116,9 +116,9 @@ def findings_for_set(game_set: GameSet, *, sheet: Mapping[str, Any] | None = Non
 
 @dataclass(frozen=True)
 class PlacedDeal:
-    """A deal or hand as its game reads it: `typed`, as the form or phone gave it, and `record`, with
-    what the paper leaves to arithmetic filled in (a buy-in's reset value); the number it took when
-    none was given, and its place in playing order among the set's other deals."""
+    """A deal or hand as its game reads it: `typed`, as the form or phone gave it, and `record`, as it is
+    stored (prepared by the game: a buy-in checked against the hands before it); the number it took
+    when none was given, and its place in playing order among the set's other deals."""
 
     typed: Any
     record: Any
@@ -137,7 +137,8 @@ def deal_in_place(
 ) -> PlacedDeal:
     """`data` (one deal as `deal_record` takes it) read as the set's game reads it, among `others` (the
     set's other deals, results prefetched): numbered (`current_number` for a correction, else the number
-    due), its number checked, then prepared from the deals before it (B7: a buy-in's reset). The one
+    due), its number checked, then prepared from the deals before it (B7: a buy-in the rules give a reset
+    for). The one
     reading of a deal that `deal_record`, a phone's entry and its preview share; `due_check=False`
     leaves a new deal's number unchecked against the number due (a phone's entry of a deal the desk
     recorded meanwhile is the director's to settle). No query."""
@@ -154,7 +155,7 @@ def deal_in_place(
     new = current_number is None
     game.check_number(record, rules, due=default_number if new and due_check else None)
     if game.tracks_state:
-        # What the paper leaves to arithmetic (a buy-in's reset value) follows the hands before this one.
+        # A buy-in is checked against the hands before this one (its reset is computed on every read).
         earlier = [row for row in others if row.number < record.deal and not row.void]
         record = game.prepare(
             record, state=game.state(sheet_from_rows(game_set, seats, earlier)), rules=rules
@@ -168,15 +169,24 @@ def deal_in_place(
     )
 
 
+def sheet_with_deal(
+    game_set: GameSet, seats: Sequence[Seat], deals: Sequence[Deal], placed: PlacedDeal
+) -> tuple[dict[str, Any], int]:
+    """The set's sheet were `placed`'s deal saved among `deals` (a deal of the same number already
+    recorded left out, as a correction would replace it), the values the app computes filled in (a
+    buy-in's reset, B7), and the deal's index in it. Nothing is written; no query."""
+    record = placed.record
+    others = [row for row in deals if record.void or row.void or row.number != record.deal]
+    sheet = sheet_from_rows(game_set, seats, others)
+    index = playing_position([(row.number, row.void) for row in others], record.deal, record.void)
+    sheet["deals"].insert(index, record.as_dict())
+    return game_of(game_set.table.round.event).with_computed(sheet), index
+
+
 def findings_with_deal(
     game_set: GameSet, seats: Sequence[Seat], deals: Sequence[Deal], placed: PlacedDeal
 ) -> list[Finding]:
-    """The findings on `placed`'s deal, were it saved among the set's `deals` (nothing is written; a
-    deal of the same number already recorded is left out, as a correction would replace it)."""
-    record = placed.record
-    number = record.deal
-    others = [row for row in deals if record.void or row.void or row.number != number]
-    sheet = sheet_from_rows(game_set, seats, others)
-    played = [(row.number, row.void) for row in others]
-    sheet["deals"].insert(playing_position(played, number, record.void), record.as_dict())
+    """The findings on `placed`'s deal, were it saved among the set's `deals` (`sheet_with_deal`)."""
+    sheet, _ = sheet_with_deal(game_set, seats, deals, placed)
+    number = placed.record.deal
     return [finding for finding in findings_for_set(game_set, sheet=sheet) if finding.deal == number]

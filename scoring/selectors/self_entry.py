@@ -20,7 +20,7 @@ from ..self_entry_codes import (
     split_token,
     token_for,
 )
-from ..sheets import deal_in_place, deals_of, seats_of
+from ..sheets import deal_in_place, deals_of, seats_of, sheet_with_deal
 from .british_games import GamePage, game_page_from_rows
 from .set_page import SetPage, set_grid
 
@@ -113,15 +113,17 @@ class PhonePage:
 
 
 def _resets(entry: SelfEntryDeal, game_set: GameSet, seats: list, deals: list) -> dict[str, int]:
-    """A hand's buy-ins with the total each resets to, as recording it now would compute it (B7)."""
+    """A hand's buy-ins with the total each resets to, as the game would compute it were the hand
+    recorded now (B7); none when the hand cannot be read in the game as it stands."""
     try:
         placed = deal_in_place(game_set=game_set, seats=seats, others=deals, data=entry.data, due_check=False)
     except ValidationError:
         return {}
+    sheet, index = sheet_with_deal(game_set, seats, deals, placed)
     return {
-        name: line.reset_to
-        for name, line in placed.record.results.items()
-        if getattr(line, "buy_in", False) and line.reset_to is not None
+        name: line["reset_to"]
+        for name, line in (sheet["deals"][index].get("results") or {}).items()
+        if line.get("buy_in") and line.get("reset_to") is not None
     }
 
 

@@ -22,6 +22,7 @@ from self_entry_support import (
 from adjudication.models import AuditEntry
 from scoring import services
 from scoring.models import Deal, DealResult, SelfEntryDeal
+from scoring.selectors.british_games import british_game_page
 from scoring.selectors.self_entry import key_for_token
 from scoring.self_entry_codes import short_code_for
 from scoring.services import self_entry
@@ -159,11 +160,13 @@ def test_two_phones_enter_and_confirm_british_hands_with_a_buy_in_reset_computed
     assert confirm(ann, token, entry, seat=3).status_code == 400
     assert confirm(ann, token, entry, seat=1).json()["ok"]
     bob_line = DealResult.objects.get(deal__game_set=british, deal__number=2, entry__player__name="Bob")
-    assert bob_line.buy_in and bob_line.reset_to == 95 and bob_line.penalty == 50
+    # Stored as the phone typed it: the reset is the app's to compute on every read (never stored).
+    assert bob_line.buy_in and bob_line.reset_to is None and bob_line.penalty == 50
     recorded = AuditEntry.objects.filter(action="kalooki.hand.recorded").order_by("pk").last()
     assert "seat 3 (Cy)" in recorded.reason and "seat 1 (Ann)" in recorded.reason
     # The grid on the phone shows the game as recorded: Bob bought in at 95.
     assert "bought in at 95" in ann.get(phone_url(token)).content.decode()
+    assert next(seat for seat in british_game_page(british).seats if seat.player == "Bob").total == 95
 
 
 def test_a_british_hand_with_an_error_finding_shows_it_to_the_confirming_phone_and_waits_for_the_director(
@@ -171,14 +174,29 @@ def test_a_british_hand_with_an_error_finding_shows_it_to_the_confirming_phone_a
 ):
     token = table_token(british)
     ann, bob = phone(token, "10.2.1.1"), phone(token, "10.2.1.2")
-    # Ann buys in at 30: not over the limit (BUY_IN_NOT_OVER, B7).
+    # Ann buys in at 30, not over the limit: refused as the desk refuses it (B7), nothing saved.
+    refused = send(
+        ann,
+        token,
+        hand_form(
+            british, 1, "Cy", {1: {"penalty": 30, "buy_in": "on"}, 2: {"penalty": 20}}, seat=1, key="no"
+        ),
+    )
+    assert refused.status_code == 400 and "Ann" in refused.json()["message"]
+    assert not SelfEntryDeal.objects.exists()
+    # Bob's cards are ten, not the 13 of a player who has not opened (HAND_SIZE, BV2): an error finding.
     data = hand_form(
-        british, 1, "Cy", {1: {"penalty": 30, "buy_in": "on"}, 2: {"penalty": 20}}, seat=1, key="bad"
+        british,
+        1,
+        "Cy",
+        {1: {"penalty": 30}, 2: {"hand": "KS QS JS 10S KH QH JH 10H 9C 6D"}},
+        seat=1,
+        key="bad",
     )
     assert send(ann, token, data).json()["ok"]
     entry = SelfEntryDeal.objects.get()
-    assert [finding["code"] for finding in entry.findings] == ["BUY_IN_NOT_OVER"]
-    assert "BUY_IN_NOT_OVER" in bob.get(phone_url(token)).content.decode()
+    assert [finding["code"] for finding in entry.findings] == ["HAND_SIZE"]
+    assert "Bob holds 13 or 1–9 cards" in bob.get(phone_url(token)).content.decode()
     answer = confirm(bob, token, entry, seat=2).json()
     assert answer["ok"] and "waits for the director (error findings)" in answer["message"]
     assert not Deal.objects.filter(game_set=british).exists()
