@@ -69,3 +69,17 @@ class FeeLine(models.Model):
     @property
     def is_void(self) -> bool:
         return self.voided_at is not None
+
+
+class EventWaitlist(models.Model):
+    """An event's field cap (None: no cap) and when the missing are released and the waitlist promoted
+    (`release_at`, or the director's button); `released_at` once done."""
+
+    event = models.OneToOneField("scoring.Event", on_delete=models.CASCADE, related_name="waitlist")
+    cap = models.PositiveIntegerField(null=True, blank=True)
+    release_at = models.DateTimeField(null=True, blank=True)
+    released_at = models.DateTimeField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=1)
+
+    def __str__(self) -> str:
+        return f"Waitlist of {self.event_id}"

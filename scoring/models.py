@@ -258,6 +258,7 @@ class Entry(models.Model):
     class Status(models.TextChoices):
         ACTIVE = "active", "Active"
         WITHDRAWN = "withdrawn", "Withdrawn"
+        WAITLISTED = "waitlisted", "Waitlisted"  # over the event's cap (issue 26): not seated
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
@@ -786,5 +787,5 @@ class SelfEntryDeal(models.Model):
 
 # Published rating lists and the door's fees (issue 26) live in their own modules; imported here so
 # they belong to this app.
-from .door_models import EventFees, FeeLine  # noqa: E402, F401
+from .door_models import EventFees, EventWaitlist, FeeLine  # noqa: E402, F401
 from .published_models import PublishedList, PublishedRating  # noqa: E402, F401

@@ -8,7 +8,7 @@ appear by name.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from ..door_codes import door_code_for, looks_like_door_code
@@ -28,6 +28,7 @@ class DoorRow:
     at_door: bool
     withdrawn: bool
     first_round: int
+    waitlisted: bool = False
 
     @property
     def is_in(self) -> bool:
@@ -36,11 +37,13 @@ class DoorRow:
 
 @dataclass(frozen=True)
 class CheckInList:
-    """The check-in list page: who is in (registered), who arrived unregistered, who is missing."""
+    """The check-in list page: who is in (registered), who arrived unregistered, who is missing, and
+    the waitlist in its order (issue 26, item 2)."""
 
     arrived: list[DoorRow]
     at_door: list[DoorRow]
     missing: list[DoorRow]
+    waitlist: list[DoorRow] = field(default_factory=list)
 
     @property
     def total(self) -> int:
@@ -67,6 +70,7 @@ def door_rows(event: Event) -> list[DoorRow]:
             at_door=at_door,
             withdrawn=status == Entry.Status.WITHDRAWN,
             first_round=first_round,
+            waitlisted=status == Entry.Status.WAITLISTED,
         )
         for number, (pk, name, club, checked_in_at, at_door, status, first_round) in enumerate(rows, start=1)
     ]
@@ -96,8 +100,10 @@ def door_find(event: Event, typed: str) -> list[DoorRow]:
 
 def check_in_list(event: Event) -> CheckInList:
     rows = door_rows(event)
+    placed = [row for row in rows if not row.waitlisted]
     return CheckInList(
-        arrived=[row for row in rows if row.is_in and not row.at_door],
-        at_door=[row for row in rows if row.at_door],
-        missing=[row for row in rows if not row.is_in and not row.at_door],
+        arrived=[row for row in placed if row.is_in and not row.at_door],
+        at_door=[row for row in placed if row.at_door],
+        missing=[row for row in placed if not row.is_in and not row.at_door],
+        waitlist=[row for row in rows if row.waitlisted],
     )

@@ -8,6 +8,8 @@ them back. Each change is one transaction and one audit entry (two when it withd
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -15,10 +17,11 @@ from django.utils import timezone
 
 from adjudication.audit import audit_record
 
+from ..door_models import EventWaitlist
 from ..errors import field_errors
 from ..models import Entry, Event, Round
-from .entries import entry_reinstate, entry_withdraw, new_entry
-from .guards import touch_results
+from .entries import entry_reinstate, entry_withdraw, new_entry, waitlist_if_full
+from .guards import check_version, touch_results
 
 
 def _locked_event(event: Event) -> Event:
@@ -146,5 +149,122 @@ def entry_add_at_door(*, event: Event, user, name: str, club: str = "") -> Entry
             "checked_in_at": entry.checked_in_at.isoformat(),
         },
     )
+    waitlist_if_full(entry, user)
     touch_results(event.pk)
     return entry
+
+
+# --- the field cap and the waitlist (issue 26, item 2) ---------------------------------------------
+
+
+@transaction.atomic
+def event_waitlist_set(*, event: Event, user, cap: int | None, release_at=None, version: int | None = None):
+    """Cap the field (None: no cap) and set when the missing are released and the waitlist promoted."""
+    waitlist, _ = EventWaitlist.objects.select_for_update().get_or_create(event=event)
+    check_version(waitlist, version, what="the field cap")
+    if cap is not None and cap < 2:
+        raise field_errors({"cap": "A field needs at least 2 players."})
+    before = {
+        "cap": waitlist.cap,
+        "release_at": waitlist.release_at.isoformat() if waitlist.release_at else None,
+    }
+    waitlist.cap, waitlist.release_at = cap, release_at
+    waitlist.version += 1
+    waitlist.save()
+    audit_record(
+        event=event,
+        action="kalooki.waitlist.set",
+        user=user,
+        obj=event,
+        before=before,
+        after={"cap": cap, "release_at": release_at.isoformat() if release_at else None},
+    )
+    return waitlist
+
+
+@dataclass(frozen=True)
+class WaitlistRelease:
+    """What a release did: the missing released (withdrawn), the waitlisted promoted in order, the
+    waitlisted passed over because they have not checked in, and those still waiting."""
+
+    released: list[str]
+    promoted: list[str]
+    absent: list[str]
+    waiting: list[str]
+
+    def words(self) -> str:
+        parts = [
+            f"Released (not checked in): {', '.join(self.released) or 'no one'}.",
+            f"Promoted from the waitlist: {', '.join(self.promoted) or 'no one'}.",
+        ]
+        if self.absent:
+            parts.append(f"Passed over (on the waitlist, not checked in): {', '.join(self.absent)}.")
+        if self.waiting:
+            parts.append(f"Still waiting: {', '.join(self.waiting)}.")
+        return " ".join(parts)
+
+
+@transaction.atomic
+def waitlist_release(*, event: Event, user, reason: str = "") -> WaitlistRelease:
+    """Before round 1 is seated: with check-in on, the players who have not checked in are released
+    (withdrawn); then the waitlist is promoted in the order entered up to the cap — with check-in on,
+    only waitlisted players who have checked in (the others are passed over and keep their place).
+    Each step is its own audit entry; the release is recorded once."""
+    event = _locked_event(event)
+    if _started(event):
+        raise ValidationError("Round 1 is already seated: the waitlist can no longer be released.")
+    waitlist, _ = EventWaitlist.objects.select_for_update().get_or_create(event=event)
+    entries = list(Entry.objects.filter(event=event).select_related("player").order_by("pk"))
+    released = []
+    if event.check_in:
+        for entry in entries:
+            if entry.status == Entry.Status.ACTIVE and entry.checked_in_at is None:
+                entry_withdraw(
+                    entry=entry, user=user, reason=f"No-show: not checked in at the release. {reason}".strip()
+                )
+                entry.status = Entry.Status.WITHDRAWN
+                released.append(entry.player.name)
+    active = sum(entry.status == Entry.Status.ACTIVE for entry in entries)
+    promoted, absent, waiting = [], [], []
+    for entry in (entry for entry in entries if entry.status == Entry.Status.WAITLISTED):
+        if waitlist.cap is not None and active >= waitlist.cap:
+            waiting.append(entry.player.name)
+        elif event.check_in and entry.checked_in_at is None:
+            absent.append(entry.player.name)
+        else:
+            Entry.objects.filter(pk=entry.pk).update(status=Entry.Status.ACTIVE)
+            audit_record(
+                event=event,
+                action="kalooki.entry.promoted",
+                user=user,
+                obj=entry,
+                before={"status": Entry.Status.WAITLISTED},
+                after={"status": Entry.Status.ACTIVE},
+                reason="Promoted from the waitlist",
+            )
+            active += 1
+            promoted.append(entry.player.name)
+    result = WaitlistRelease(released=released, promoted=promoted, absent=absent, waiting=waiting)
+    waitlist.released_at = timezone.now()
+    waitlist.save(update_fields=["released_at"])
+    audit_record(
+        event=event,
+        action="kalooki.waitlist.released",
+        user=user,
+        obj=event,
+        before=None,
+        after={"released": released, "promoted": promoted, "passed_over": absent, "waiting": waiting},
+        reason=reason,
+    )
+    touch_results(event.pk)
+    return result
+
+
+def release_if_due(*, event: Event, user) -> WaitlistRelease | None:
+    """The release at its set time: done by the first seating of round 1 after `release_at`."""
+    due = EventWaitlist.objects.filter(
+        event=event, release_at__lte=timezone.now(), released_at__isnull=True
+    ).exists()
+    if not due or _started(event):
+        return None
+    return waitlist_release(event=event, user=user, reason="At the set release time")

@@ -12,6 +12,7 @@ from django.db.models import Max
 from adjudication.audit import audit_record
 
 from ..deal_input import as_text
+from ..door_models import EventWaitlist
 from ..errors import field_errors
 from ..models import Entry, Event, Player, Round
 from ..names import checked_name, checked_text, look_alike, look_alike_message, name_key
@@ -111,6 +112,32 @@ def _entry_data(entry: Entry) -> dict[str, Any]:
     }
 
 
+def waitlist_if_full(entry: Entry, user) -> Entry:
+    """Over the event's field cap (issue 26), a new entry goes to the waitlist, in the order entered.
+    The event's row is locked first, so two registrations at once cannot both take the last place."""
+    cap = EventWaitlist.objects.filter(event_id=entry.event_id).values_list("cap", flat=True).first()
+    if cap is None:
+        return entry
+    Event.objects.select_for_update().filter(pk=entry.event_id).values_list("pk", flat=True).get()
+    taken = (
+        Entry.objects.filter(event_id=entry.event_id, status=Entry.Status.ACTIVE).exclude(pk=entry.pk).count()
+    )
+    if taken < cap:
+        return entry
+    entry.status = Entry.Status.WAITLISTED
+    entry.save(update_fields=["status"])
+    audit_record(
+        event=entry.event,
+        action="kalooki.entry.waitlisted",
+        user=user,
+        obj=entry,
+        before={"status": Entry.Status.ACTIVE},
+        after={"status": Entry.Status.WAITLISTED, "cap": cap},
+        reason=f"The field is full ({cap} players)",
+    )
+    return entry
+
+
 @transaction.atomic
 def entry_add(
     *,
@@ -134,6 +161,7 @@ def entry_add(
         before=None,
         after=_entry_data(entry),
     )
+    waitlist_if_full(entry, user)
     touch_results(event.pk)
     return entry
 

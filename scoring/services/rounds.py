@@ -21,6 +21,7 @@ from ..games import game_of
 from ..models import Deal, Entry, Event, GameSet, Round, Seat, Table
 from ..selectors import event_standings, knockout_qualifiers
 from ..selectors.british_standings import british_knockout_cuts
+from .door import release_if_due
 from .guards import SetLocked, check_version, describe_set, locked_set, set_changed, touch_results
 
 
@@ -250,6 +251,10 @@ def round_seat(
         reason = f"{note}. {reason}".strip() if reason else note
         # For the director's message: which standings seated the round.
         rnd.seating_note = note
+    if rnd.number == 1:
+        # The waitlist's set release time has passed (issue 26): released and promoted first.
+        released = release_if_due(event=event, user=user)
+        rnd.release_words = released.words() if released else ""
     if keep_clubs_apart is None:
         keep_clubs_apart = rnd.keep_clubs_apart
     if seed is None:

@@ -268,6 +268,7 @@ def round_seat(request, event: Event, number: int):
             f"Round {seated.number} seated ({seated.get_method_display()}, seed {seated.seed})."
             + (f" {seated.seating_note}." if getattr(seated, "seating_note", "") else "")
             + (f" {seated.seating_split}." if getattr(seated, "seating_split", "") else "")
+            + (f" {seated.release_words}" if getattr(seated, "release_words", "") else "")
             + (
                 f" Not checked in, left out: {', '.join(seated.left_out)}."
                 if getattr(seated, "left_out", None)

@@ -1,6 +1,6 @@
 """The door's URLs (issue 26), under /e/<slug>/door/ (included by scoring/urls.py). Every one is for the
-event's directors and staff and its door helpers (`scoring.web.permissions.door_required`); the two
-settings are for directors alone.
+event's directors and staff and its door helpers (`scoring.web.permissions.door_required`); the
+settings, the release, the prize table, the fees and a void are for directors alone.
 
   scoring:door              ./                         find a player by code or name, photo or camera
   scoring:door_check_in     ./in/<entry_id>/<code>/    the slip's QR address: GET shows, POST checks in
@@ -9,8 +9,9 @@ settings are for directors alone.
   scoring:door_list         ./list/                    who is in, who arrived unregistered, who is missing
   scoring:door_badges       ./badges/                  PDF: the badge list, then one slip a player
   scoring:door_slip         ./slip/<entry_id>/         PDF: one player's slip
-  scoring:door_settings     ./settings/                POST (directors): check-in on or off
+  scoring:door_settings     ./settings/                POST (directors): check-in on or off, the field cap
   scoring:door_helper_add   ./helpers/                 POST (directors): an account made a door helper
+  scoring:door_release      ./release/                 POST (directors): release no-shows, promote
   scoring:door_prizes       ./prizes/                  the prize table (directors), with the list it gives
   scoring:door_fees         ./fees/                    the fee ledger: who paid, how, who is to pay, totals
   scoring:door_fee_schedule ./fees/schedule/           POST (directors): the event's fees
@@ -33,6 +34,7 @@ urlpatterns: list = [
     path("slip/<int:entry_id>/", views.slip, name="door_slip"),
     path("settings/", views.settings, name="door_settings"),
     path("helpers/", views.helper_add, name="door_helper_add"),
+    path("release/", views.release, name="door_release"),
     path("prizes/", views.prize_table, name="door_prizes"),
     path("fees/", fees.ledger, name="door_fees"),
     path("fees/schedule/", fees.schedule, name="door_fee_schedule"),

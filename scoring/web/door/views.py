@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
 from ...door_codes import door_code_matches
+from ...door_models import EventWaitlist
 from ...models import Entry, Event
 from ...printing import door as door_printing
 from ...prizes import CATEGORY_LINE, typed_prize_table
@@ -44,6 +45,7 @@ class HelperForm(forms.Form):
 
 
 def _door_page(request, event: Event, directs: bool, *, status: int = 200, add_form=None):
+    waitlist = EventWaitlist.objects.filter(event=event).first()
     typed = request.GET.get("q", "")[:100]
     found = door_find(event, typed) if typed else []
     counts = check_in_list(event)
@@ -58,6 +60,11 @@ def _door_page(request, event: Event, directs: bool, *, status: int = 200, add_f
         "add_form": add_form or AddAtDoorForm(),
         "helper_form": HelperForm(),
         "helpers": list(event.door_staff.order_by("username").values_list("username", flat=True)),
+        "waitlist": waitlist,
+        "waitlist_form": WaitlistForm(
+            initial={"cap": waitlist.cap, "release_at": waitlist.release_at} if waitlist else None
+        ),
+        "waiting": len(counts.waitlist),
         "door_prefix": reverse("scoring:door", kwargs={"slug": event.slug}),
     }
     return render(request, "door/door.html", context, status=status)
@@ -137,6 +144,7 @@ def check_in_page(request, event: Event, directs: bool):
         ("Checked in", lists.arrived, "in"),
         ("Arrived unregistered (entered at the door)", lists.at_door, "door"),
         ("Missing", lists.missing, "missing"),
+        ("Waitlist, in order", lists.waitlist, "waitlist"),
     ]
     return render(request, "door/list.html", {"event": event, "directs": directs, "groups": groups})
 
@@ -166,19 +174,59 @@ def directors_only(directs: bool) -> None:
         raise PermissionDenied("Only this event's directors change the door's settings.")
 
 
+class WaitlistForm(forms.Form):
+    cap = forms.IntegerField(
+        label="Field cap", required=False, min_value=2, help_text="Empty: no cap. Over it, entries wait."
+    )
+    release_at = forms.DateTimeField(
+        label="Release the missing and promote the waitlist at",
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        help_text="Done when round 1 is seated after this time, or at once by the button.",
+    )
+
+
 @door_required
 @require_POST
 def settings(request, event: Event, directs: bool):
     directors_only(directs)
     on = request.POST.get("check_in") == "on"
     service.event_check_in_set(event=event, user=request.user, on=on)
+    form = WaitlistForm(request.POST)
+    if not form.is_valid():
+        messages.error(
+            request,
+            "The field cap was not saved: "
+            + " ".join(form.errors.get("cap", []) + form.errors.get("release_at", [])),
+        )
+        return redirect("scoring:door", slug=event.slug)
+    waitlist = EventWaitlist.objects.filter(event=event).first()
+    if waitlist is not None or form.cleaned_data["cap"] is not None:
+        service.event_waitlist_set(event=event, user=request.user, **form.cleaned_data)
     messages.success(
         request,
-        "Check-in is on: seating seats only the players checked in."
-        if on
-        else "Check-in is off: seating seats every entered player.",
+        (
+            "Check-in is on: seating seats only the players checked in."
+            if on
+            else "Check-in is off: seating seats every entered player."
+        )
+        + (f" The field is capped at {form.cleaned_data['cap']}." if form.cleaned_data["cap"] else ""),
     )
     return redirect("scoring:door", slug=event.slug)
+
+
+@door_required
+@require_POST
+def release(request, event: Event, directs: bool):
+    """The director's button: the missing released and the waitlist promoted now."""
+    directors_only(directs)
+    try:
+        done = service.waitlist_release(event=event, user=request.user, reason="The director's button")
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(request, done.words())
+    return redirect("scoring:door_list", slug=event.slug)
 
 
 @door_required
