@@ -1,0 +1,123 @@
+"""A British hand entered and confirmed from two phones in a real Chromium (issue 20, item 4): the
+address decoded from the printed game sheet's QR code, two 390×844 phones, the buy-in's reset shown as
+it is typed, another seat confirming on their own phone, the grid showing the hand as recorded, and a
+hand sent while offline delivered once. Screenshots go to build/screenshots/."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import horizontal_overflow, screenshot, serious_violations
+from .test_self_entry import phone
+
+pytestmark = pytest.mark.browser
+THREE = ("Ann", "Bob", "Cy")
+
+
+@pytest.fixture
+def british_game(make_event, director, make_table):
+    from scoring import services
+    from scoring.services import self_entry
+
+    event = make_event(
+        name="Club night", slug="club-night", ruleset_preset="british-swedish", format="placement"
+    )
+    self_entry.self_entry_mode_set(event=event, user=director, mode="record")
+    rnd = services.round_create(event=event, user=director)
+    return make_table(rnd, THREE)
+
+
+def fill_hand(page, number: int, *, seat: int, out: str, lines: dict[int, dict[str, str]]) -> None:
+    """Type hand `number` on a phone: who went out, then each line's score, cards or buy-in."""
+    from playwright.sync_api import expect
+
+    expect(page.locator("#phone-entry-heading")).to_have_text(f"Hand {number}")
+    page.select_option("#entry-seat", str(seat))
+    page.select_option("#id_out", out)
+    for position, line in lines.items():
+        for field, value in line.items():
+            if field == "buy_in":
+                page.check(f"[name='s{position}-buy_in']")
+            else:
+                page.fill(f"[name='s{position}-{field}']", value)
+
+
+def test_a_british_hand_entered_and_confirmed_from_two_phones(live_server, browser, british_game, decode_qr):
+    from playwright.sync_api import expect
+
+    from scoring.models import Deal, DealResult, SelfEntryDeal
+    from scoring.printing import scoresheets
+    from scoring.printing.sheet_codes import sheet_codes
+
+    table = british_game.table
+    base = live_server.url
+    pdf = scoresheets.render_table_sheet(
+        table=table, completed=False, codes=sheet_codes(tables=[table], base_url=base)
+    )
+    (address,) = decode_qr(pdf)
+    assert address.startswith(f"{base}/s/")
+    a_context, ann = phone(browser, address)
+    b_context, bob = phone(browser, address)
+    try:
+        # Ann enters hand 1: she went out, Bob's score typed, Cy's from the 13 cards left (95).
+        expect(ann.locator("h1")).to_have_text("Round 1 · Table 1")
+        fill_hand(
+            ann,
+            1,
+            seat=1,
+            out="Ann",
+            lines={2: {"penalty": "60"}, 3: {"hand": "KS QS JS 10S KH 9C 8C 7C 6C 5C 4D 3D 3H"}},
+        )
+        assert horizontal_overflow(ann) == 0
+        assert serious_violations(ann) == []
+        screenshot(ann, "self-entry-british-hand")
+        ann.click("text=Send hand 1")
+        expect(ann.locator(".phone-waiting h2").first).to_have_text("Hand 1: waiting for confirmation")
+        expect(ann.locator(".phone-waiting")).to_contain_text("Cy: score 95")
+
+        # Bob confirms it on his own phone: recorded through the director's deal_record.
+        bob.reload()
+        expect(bob.locator("#phone-entry-heading")).to_have_count(0)
+        assert serious_violations(bob) == []
+        waiting = bob.locator(".phone-waiting").first
+        waiting.locator("select").first.select_option("2")
+        waiting.locator("text=Confirm hand 1").click()
+        expect(bob.locator("text=Hand 1: Recorded")).to_be_visible()
+        assert Deal.objects.filter(game_set=british_game, number=1).count() == 1
+
+        # Hand 2 on Bob's phone: he goes over 100 and buys in; the reset shows as it is typed (B7).
+        fill_hand(
+            bob, 2, seat=2, out="Cy", lines={1: {"penalty": "30"}, 2: {"penalty": "50", "buy_in": "on"}}
+        )
+        expect(bob.locator("#id_s2-buy_in-reset")).to_have_text("resets to 95")
+        assert serious_violations(bob) == []
+        screenshot(bob, "self-entry-british-buy-in")
+        bob.click("text=Send hand 2")
+        expect(bob.locator(".phone-waiting")).to_contain_text("buys in, resets to 95")
+
+        # Ann confirms as seat 1; the phones' grid shows the game as recorded.
+        ann.reload()
+        waiting = ann.locator(".phone-waiting").first
+        expect(waiting).to_contain_text("Hand 2: waiting for confirmation")
+        waiting.locator("select").first.select_option("1")
+        waiting.locator("text=Confirm hand 2").click()
+        expect(ann.locator("text=Hand 2: Recorded")).to_be_visible()
+        expect(ann.locator(".british-grid")).to_contain_text("bought in at 95")
+        screenshot(ann, "self-entry-british-recorded")
+        bob_line = DealResult.objects.get(
+            deal__game_set=british_game, deal__number=2, entry__player__name="Bob"
+        )
+        assert bob_line.buy_in and bob_line.penalty == 50
+
+        # Hand 3 sent while Ann's phone is offline: kept on it, sent once when the network is back.
+        fill_hand(ann, 3, seat=1, out="Bob", lines={1: {"penalty": "40"}, 3: {"penalty": "20"}})
+        a_context.set_offline(True)
+        ann.click("text=Send hand 3")
+        expect(ann.locator("#phone-outbox")).to_be_visible()
+        a_context.set_offline(False)
+        expect(ann.locator(".phone-waiting")).to_contain_text("Hand 3: waiting for confirmation")
+        ann.wait_for_timeout(4500)
+        assert SelfEntryDeal.objects.filter(game_set=british_game, number=3).count() == 1
+    finally:
+        a_context.close()
+        b_context.close()
