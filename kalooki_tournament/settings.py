@@ -201,6 +201,9 @@ else:
         "default": {
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
             "LOCATION": "kalooki",
+            # The ratings keep two entries an event (its places, its counted sets): a federation's
+            # hundreds of events would be culled at Django's default of 300.
+            "OPTIONS": {"MAX_ENTRIES": 20_000},
         },
         # Shared by every worker process: failed log-ins are counted in the database.
         "ratelimit": {

@@ -20,6 +20,7 @@ from typing import Any
 from django.core.cache import cache
 from django.db import connection, transaction
 from django.utils import timezone
+from openskill.models import BradleyTerryFull
 
 from scoring import services
 from scoring.collector import collector_paused
@@ -184,10 +185,22 @@ def _timed(function) -> tuple[float, float, Any]:
         return time.perf_counter() - start, time.process_time() - cpu, result
 
 
+def openskill_alone(matches) -> None:
+    """The same matches rated by openskill's own `rate`, as a caller of the library would: the floor
+    the recompute is compared with (`ratio_to_openskill`)."""
+    model = BradleyTerryFull()
+    current: dict[Any, Any] = {}
+    for match in matches:
+        teams = [[current.get(player) or model.rating(name=str(player))] for player in match.players]
+        for player, (after,) in zip(match.players, model.rate(teams, ranks=list(match.ranks)), strict=True):
+            current[player] = after
+
+
 def _measure(league: dict[str, Any]) -> dict[str, Any]:
     events = list(Event.objects.all())
     read_s, _, read = _timed(rated_sets)
     rate_s, _, ratings = _timed(lambda: rate_matches(read.matches, history=[]))
+    openskill_s, _, _ = _timed(lambda: openskill_alone(read.matches))
     cache.clear()
     places_s, _, _ = _timed(lambda: event_places(events))
     # Cold: nothing kept, every event's places read again (the first computation, or after a restart).
@@ -215,6 +228,9 @@ def _measure(league: dict[str, Any]) -> dict[str, Any]:
         "after_one_change_sets_per_second": round(sets / after_s) if after_s else None,
         "read_s": rounded(read_s, 3),
         "rate_s": rounded(rate_s, 3),
+        "openskill_s": rounded(openskill_s, 3),
+        # openskill alone on the same matches over the whole cold recompute (1.0: no cost but the library's).
+        "ratio_to_openskill": round(openskill_s / recompute_s, 3) if recompute_s else None,
         "places_s": rounded(places_s, 3),
         "read_queries": read_count.total,
         # Fixed reads, one standings query an event, the stored rows' inserts in batches of 2,000.

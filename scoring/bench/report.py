@@ -199,6 +199,8 @@ SUMMARY_KEYS = {
         "sets",
         "sets_per_second",
         "after_one_change_sets_per_second",
+        "ratio_to_openskill",
+        "openskill_s",
         "recompute_s",
         "read_s",
         "rate_s",

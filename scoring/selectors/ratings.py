@@ -122,24 +122,15 @@ class RatedSets:
     identities: dict[int, str]
 
 
-def rated_sets(events: QuerySet[Event] | None = None, *, game: Game | None = None) -> RatedSets:
-    """Every counted set of `events` (all events when None) as a match: the table's players in seat
-    order, ranked by their set totals (lower is better, equal totals share), keyed by event date, event,
-    round number and table number; with `game`, that game's events alone. Four queries, whatever the
-    number of sets."""
-    events = events if events is not None else Event.objects.all()
-    days: dict[int, Any] = {}
-    by_order: list[int] = []
-    found = list(events.values_list("pk", "date_start", "ruleset_preset"))
-    if game is not None:
-        wanted = set(presets_of(game, {preset for _, _, preset in found}))
-        found = [row for row in found if row[2] in wanted]
-        events = events.filter(ruleset_preset__in=sorted(wanted))
-    for pk, day, preset in found:
-        days[pk] = day
-        if game_of_preset(preset).of_hands:
-            by_order.append(pk)
-    counted = counted_sets(events)
+# One event's counted sets as rated: (set id, round number, table number, ((seat, player record, total
+# or place), …)) — kept in the cache by the event's results stamp and version, as its places are.
+EventTables = list[tuple[int, int, int, tuple[tuple[int, int, int], ...]]]
+
+
+def _read_tables(events: list[Event], by_order: set[int]) -> dict[int, EventTables]:
+    """The counted sets of `events` read from the database: each (set, player)'s total summed in SQL,
+    the seats, and a game's finishing order for the games of hands (`by_order`). Three queries."""
+    counted = counted_sets(Event.objects.filter(pk__in=[event.pk for event in events]))
     totals = dict(
         ((set_id, entry_id), total)
         for set_id, entry_id, total in DealResult.objects.filter(deal__game_set__in=counted, deal__void=False)
@@ -157,43 +148,68 @@ def rated_sets(events: QuerySet[Event] | None = None, *, game: Game | None = Non
     )  # fmt: skip
     # A game's ranks are its finishing order (BV8), not set totals.
     places = british_places(counted.filter(table__round__event__in=by_order)) if by_order else {}
-    who = player_identities()
-    seated: dict[int, list[tuple[int, str, int, int]]] = {}
-    keys: dict[int, tuple[str, int, int, int]] = {}
+    sets: dict[int, tuple[int, int, int, list[tuple[int, int, int]]]] = {}
     for set_id, entry_id, position, player_id, event_id, number, table in seats:
         total = places.get((set_id, entry_id)) if event_id in by_order else totals.get((set_id, entry_id))
         if total is None:
             continue  # seated, but no scored deal of theirs in the set
-        if set_id not in seated:
-            seated[set_id] = []
-            keys[set_id] = (days[event_id].isoformat(), event_id, number, table)
-        seated[set_id].append((position, who[player_id], player_id, total))
+        if set_id not in sets:
+            sets[set_id] = (event_id, number, table, [])
+        sets[set_id][3].append((position, player_id, total))
+    found: dict[int, EventTables] = {event.pk: [] for event in events}
+    for set_id, (event_id, number, table, seated) in sets.items():
+        found[event_id].append((set_id, number, table, tuple(sorted(seated))))
+    return found
+
+
+def rated_sets(events: QuerySet[Event] | None = None, *, game: Game | None = None) -> RatedSets:
+    """Every counted set of `events` (all events when None) as a match: the table's players in seat
+    order, ranked by their set totals (lower is better, equal totals share), keyed by event date, event,
+    round number and table number; with `game`, that game's events alone.
+
+    Each event's sets are kept in the cache by its results stamp and version (as its places are), so
+    after one event's change that event alone is read again. Five queries at most, whatever the number
+    of sets: the events, the kept tables, then the sets of those not kept (three) and the players."""
+    events = events if events is not None else Event.objects.all()
+    found = list(events.order_by().only("pk", "date_start", "ruleset_preset", "results_stamp", "version"))
+    if game is not None:
+        found = [event for event in found if game_of_preset(event.ruleset_preset) is game]
+    keys = {event.pk: f"kalooki:rated:{event.pk}:{event.results_stamp}:{event.version}" for event in found}
+    kept = cache.get_many(list(keys.values())) if found else {}
+    missing = [event for event in found if keys[event.pk] not in kept]
+    tables: dict[int, EventTables] = {pk: kept[key] for pk, key in keys.items() if key in kept}
+    if missing:
+        by_order = {event.pk for event in missing if game_of_preset(event.ruleset_preset).of_hands}
+        read = _read_tables(missing, by_order)
+        cache.set_many({keys[pk]: rows for pk, rows in read.items()}, PLACES_CACHE_SECONDS)
+        tables.update(read)
+    who = player_identities()
     matches = []
     latest: dict[str, int] = {}
-    for set_id in sorted(seated, key=keys.__getitem__):
-        table_seats = sorted(seated[set_id])
-        if len(table_seats) < 2:
-            continue  # one player alone has no one to be ranked against
-        players = tuple(person for _, person, _, _ in table_seats)
-        ranks = tuple(competition_ranks([total for *_, total in table_seats], lower_is_better=True))
-        key = keys[set_id]
-        matches.append(
-            Match(
-                key=key,
-                players=players,
-                ranks=ranks,
-                context={
-                    "set": set_id,
-                    "event": key[1],
-                    "round": key[2],
-                    "table": key[3],
-                    "ranks": dict(zip(players, ranks, strict=True)),
-                    "players": len(players),
-                },
+    for event in sorted(found, key=lambda event: (event.date_start, event.pk)):
+        day = event.date_start.isoformat()
+        for set_id, number, table, seated in sorted(tables[event.pk], key=lambda item: (item[1], item[2])):
+            if len(seated) < 2:
+                continue  # one player alone has no one to be ranked against
+            players = tuple(who[player_id] for _, player_id, _ in seated)
+            ranks = tuple(competition_ranks([total for *_, total in seated], lower_is_better=True))
+            matches.append(
+                Match(
+                    key=(day, event.pk, number, table),
+                    players=players,
+                    ranks=ranks,
+                    context={
+                        "set": set_id,
+                        "event": event.pk,
+                        "round": number,
+                        "table": table,
+                        "ranks": dict(zip(players, ranks, strict=True)),
+                        "players": len(players),
+                    },
+                )
             )
-        )
-        for _, person, player_id, _ in table_seats:
-            latest[person] = player_id
+            for (_, player_id, _), person in zip(seated, players, strict=True):
+                latest[person] = player_id
     return RatedSets(matches=matches, latest_record=latest, identities=who)
 
 

@@ -77,6 +77,8 @@ FIGURES = {
         "after_one_change_sets_per_second",
         "read_s",
         "rate_s",
+        "openskill_s",
+        "ratio_to_openskill",
         "places_s",
         "read_queries",
         "recompute_queries",

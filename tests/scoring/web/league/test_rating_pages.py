@@ -9,6 +9,7 @@ import json
 from datetime import date
 
 import pytest
+from django.core.cache import cache
 from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -152,9 +153,12 @@ def queries(function) -> int:
 def test_reading_the_counted_sets_takes_four_queries_however_many_there_are(nights):
     nights(1)
     small = queries(rated_sets)
+    cache.clear()
     nights(4, tables=3, first=2)
+    assert queries(rated_sets) == small == 4  # the events, each set's totals, the seats, the players
     assert len(rated_sets().matches) == 1 + 4 * 3
-    assert queries(rated_sets) == small == 4
+    # Each event's sets are kept by its results stamp: read again, the events and the players alone.
+    assert queries(rated_sets) == 2
 
 
 @pytest.mark.parametrize(
@@ -192,13 +196,13 @@ def test_computing_the_list_again_reads_the_sets_in_a_fixed_number_of_queries_an
     services.ratings_recompute()  # the stored list exists, both events' places are kept
     base = queries(services.ratings_recompute)
     nights(3, tables=3, first=3)
-    # Three new events: their standings (two queries: the view's scope, its figures) are read once
-    # each; nothing grows with the sets.
-    assert queries(services.ratings_recompute) == base + 3 * 2
+    # Three new events: their sets read together (two queries: the totals, the seats) and their
+    # standings (two queries: the view's scope, its figures) once each; nothing grows with the sets.
+    assert queries(services.ratings_recompute) == base + 2 + 3 * 2
     assert queries(services.ratings_recompute) == base
-    # An event whose results change has its places read again.
+    # An event whose results change has its sets and its places read again.
     touch_results(Event.objects.order_by("pk").first().pk)
-    assert queries(services.ratings_recompute) == base + 2
+    assert queries(services.ratings_recompute) == base + 2 + 2
 
 
 # --- the command --------------------------------------------------------------------------------
