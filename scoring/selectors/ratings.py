@@ -41,7 +41,7 @@ from ..models import (
 )
 from ..ratings import INACTIVE_AFTER_MONTHS, PROVISIONAL_BELOW, Match, competition_ranks, is_active, is_ranked
 from .british_standings import british_places
-from .standings import event_standings
+from .standings import event_standings, official_places
 
 # Part of every fingerprint: a change to how ratings are computed makes every stored list out of date.
 RATING_METHOD = "openskill 6.2 BradleyTerryFull defaults; counted sets in date, round, table order; v2 a game"
@@ -248,23 +248,32 @@ PLACES_CACHE_SECONDS = 7 * 24 * 3600
 
 
 def event_places(events: Iterable[Event]) -> list[EventPlaces]:
-    """Each event's official standings, as places: two queries an event (the standings selector's) whose
-    places are not kept yet. They are kept in the cache by the event's results stamp and version, as
-    the standings pages are, so a list computed again after one event changed reads that event alone."""
+    """Each event's official standings, as places. They are kept in the cache by the event's results
+    stamp and version, as the standings pages are, so a list computed again after one event changed
+    reads that event alone. Those not kept are read together: the events of set totals in one query
+    (two with knock-out events among them) after one for their counted rounds; a game of hands' event
+    through its own standings (two queries an event)."""
     events = list(events)
     keys = {event.pk: f"kalooki:places:{event.pk}:{event.results_stamp}:{event.version}" for event in events}
     kept = cache.get_many(list(keys.values()))
-    found = []
-    for event in events:
-        rows = kept.get(keys[event.pk])
-        if rows is None:
-            rows = [
-                (row["player_id"], row["entry_id"], row["place"], row["shared"])
-                for row in event_standings(event, with_ids=True)
-            ]
-            cache.set(keys[event.pk], rows, PLACES_CACHE_SECONDS)
-        found.append(EventPlaces(event.pk, rows))
-    return found
+    missing = [event for event in events if keys[event.pk] not in kept]
+    by_totals = [event for event in missing if not game_of_preset(event.ruleset_preset).of_hands]
+    read: dict[int, list[dict[str, Any]]] = {}
+    if by_totals:
+        rounds: dict[int, list[int]] = {}
+        for pk, event_id in closed_rounds(
+            Event.objects.filter(pk__in=[event.pk for event in by_totals])
+        ).values_list("pk", "event_id"):
+            rounds.setdefault(event_id, []).append(pk)
+        read = official_places(by_totals, rounds)
+    for event in missing:
+        rows = read[event.pk] if event.pk in read else event_standings(event, with_ids=True)
+        kept[keys[event.pk]] = [
+            (row["player_id"], row["entry_id"], row["place"], row["shared"]) for row in rows
+        ]
+    if missing:
+        cache.set_many({keys[event.pk]: kept[keys[event.pk]] for event in missing}, PLACES_CACHE_SECONDS)
+    return [EventPlaces(event.pk, kept[keys[event.pk]]) for event in events]
 
 
 def ratings_fingerprint(season: Season | None, game: Game = JAMAICAN) -> str:

@@ -149,7 +149,13 @@ def rank(rows: list[dict[str, Any]], key) -> list[dict[str, Any]]:
 
 
 def _standings_sql(
-    *, event_id: int, after_round: int | None, round_number: int | None, provisional: bool, knockout: bool
+    *,
+    event_id: int | None,
+    after_round: int | None,
+    round_number: int | None,
+    provisional: bool,
+    knockout: bool,
+    round_ids: Sequence[int] | None = None,
 ) -> tuple[str, list[Any]]:
     """One statement (and its parameters) giving each player's standings figures over the counted
     sets of the event. Columns: player_id, name, club, entry_id, `_STATS` over every counted
@@ -179,13 +185,21 @@ def _standings_sql(
     verified = f"{col('g', GameSet, 'status')} = %s"
     closed = f"{col('ro', Round, 'closed_at')} IS NOT NULL"
     reopened = f"{closed} AND {col('g', GameSet, 'corrected_after_verification')}"
-    where = [f"{col('ro', Round, 'event')} = %s", f"NOT {col('d', Deal, 'void')}"]
-    params: list[Any] = [event_id]
+    if round_ids is not None:
+        # Several events' official standings at once: the rounds each one counts (rounds 1…N, closed).
+        where = [
+            f"ro.id IN ({', '.join(['%s'] * len(round_ids)) or 'NULL'})",
+            f"NOT {col('d', Deal, 'void')}",
+        ]
+        params: list[Any] = list(round_ids)
+    else:
+        where = [f"{col('ro', Round, 'event')} = %s", f"NOT {col('d', Deal, 'void')}"]
+        params = [event_id]
     if not provisional:
         # A closed round stays closed: its reopened set counts with its entries as they stand.
         where.append(f"({verified} OR ({reopened}))")
         params.append(GameSet.Status.VERIFIED)
-        if round_number is None:
+        if round_number is None and round_ids is None:
             where.append(f"{col('ro', Round, 'number')} <= %s")
             params.append(after_round or 0)
     if round_number is not None:
@@ -250,7 +264,8 @@ def _standings_sql(
                    CASE WHEN x.complete = 1 AND s.total = x.lowest THEN 1 ELSE 0 END AS set_won
             FROM per_set s JOIN sets x ON x.set_id = s.set_id
         ),{players}
-        SELECT {col("e", Entry, "player")}, {col("p", Player, "name")}, {col("p", Player, "club")}, a.*
+        SELECT {col("e", Entry, "event")}, {col("e", Entry, "player")}, {col("p", Player, "name")},
+               {col("p", Player, "club")}, a.*
         FROM players a
         JOIN {table(Entry)} e ON e.id = a.entry_id
         JOIN {table(Player)} p ON p.id = {col("e", Entry, "player")}
@@ -311,6 +326,14 @@ def standings(
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         fetched = cursor.fetchall()
+    rows = _ranked(event, [row[1:] for row in fetched], with_ids=with_ids)
+    return Standings(scope=scope, rows=rows)
+
+
+def _ranked(event: Event, fetched: Sequence[Sequence[Any]], *, with_ids: bool) -> list[dict[str, Any]]:
+    """The standings rows of `event`, best first, from its players' figures as `_standings_sql` gives
+    them (without the event's column)."""
+    knockout = event.is_knockout
     # Each tie-break's column among the figures, negated when more is better (smaller sorts first).
     picks = [(_STATS.index(name), 1 if TIEBREAKS[name] else -1) for name in event.tiebreaks or TIEBREAKS]
     ranked = []
@@ -336,7 +359,35 @@ def standings(
             row["entry_id"], row["player_id"] = entry_id, player_id
             row["being_corrected"] = bool(numbers[_CORRECTING])
         rows.append(row)
-    return Standings(scope=scope, rows=rows)
+    return rows
+
+
+def official_places(
+    events: Sequence[Event], rounds: Mapping[int, Sequence[int]]
+) -> dict[int, list[dict[str, Any]]]:
+    """The official standings rows (with ids) of several events of set totals at once, by event id: the
+    same rows as `standings(event, with_ids=True)` for each, from one query over the rounds each event
+    counts (`rounds`: event id → its rounds 1…N, every one closed), two when knock-out events are among
+    them. Events with no counted set have no rows."""
+    found: dict[int, list[dict[str, Any]]] = {event.pk: [] for event in events}
+    for knockout in (False, True):
+        group = {event.pk: event for event in events if bool(event.is_knockout) == knockout}
+        round_ids = [pk for event_id in group for pk in rounds.get(event_id, ())]
+        if not round_ids:
+            continue
+        sql, params = _standings_sql(
+            event_id=None, after_round=None, round_number=None, provisional=False, knockout=knockout,
+            round_ids=round_ids,
+        )  # fmt: skip
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            fetched = cursor.fetchall()
+        grouped: dict[int, list[Sequence[Any]]] = defaultdict(list)
+        for row in fetched:
+            grouped[row[0]].append(row[1:])
+        for event_id, rows in grouped.items():
+            found[event_id] = _ranked(group[event_id], rows, with_ids=True)
+    return found
 
 
 def standings_for_event(
