@@ -27,7 +27,7 @@ from adjudication.engine.rules import ruleset_from
 from scoring import exports, services
 from scoring.exports import sheet_name
 from scoring.games import JAMAICAN
-from scoring.models import Deal, DealResult, GameSet, PublishedList, Seat, Table
+from scoring.models import Deal, DealResult, Entry, Event, GameSet, PublishedList, Seat, Table
 from scoring.services.published import rating_list_publish
 from tests.conftest import nine
 from tests.scoring.game_seam_support import GAME_TO_BOB, THREE, record_hands, verify_game
@@ -297,3 +297,49 @@ def test_every_file_is_named_by_its_view(client, demo):
     for slug, query in views.items():
         pdf = reverse("scoring:pdf_standings", kwargs={"slug": slug})
         assert named(pdf, query) == f"{slug}-standings-{tags[slug]}.pdf"
+
+
+def public_pages() -> dict[str, str]:
+    """Every public page of the world (its three games, the league), by what it shows."""
+    pages = {"home": "/", "ratings": "/ratings/?game=british", "seasons": "/seasons/"}
+    for slug in GAMES:
+        entry = Entry.objects.filter(event__slug=slug).order_by("pk").first()
+        pages |= {
+            f"event {slug}": f"/e/{slug}/",
+            f"standings {slug}": f"/e/{slug}/standings/?provisional=1",
+            f"round {slug}": f"/e/{slug}/r/1/",
+            f"seating {slug}": f"/e/{slug}/r/1/seating/",
+            f"table {slug}": f"/e/{slug}/r/1/t/1/",
+            f"player {slug}": f"/e/{slug}/p/{entry.pk}/",
+            f"projector {slug}": f"/e/{slug}/projector/",
+            f"prizes {slug}": f"/e/{slug}/prizes/",
+        }
+    player = Entry.objects.filter(event__slug=OPEN).order_by("pk").first().player_id
+    published = PublishedList.objects.get().slug
+    pages |= {
+        "rating player": f"/ratings/p/{player}/",
+        "season": f"/seasons/{SEASON}/",
+        "published lists": "/ratings/lists/",
+        "published list": f"/ratings/lists/{published}/",
+    }
+    return pages
+
+
+DESCRIPTION = re.compile(r'<meta name="description" content="([^"]*)">')
+
+
+def test_every_public_page_has_a_meta_description_of_its_own(client, demo):
+    seen = {}
+    for name, address in public_pages().items():
+        response = client.get(address)
+        assert response.status_code == 200, name
+        found = DESCRIPTION.findall(response.content.decode())
+        assert len(found) == 1, name
+        words = html.unescape(found[0])
+        assert 50 <= len(words) <= 200, (name, words)
+        slug = name.rpartition(" ")[2]
+        if slug in GAMES:
+            assert Event.objects.get(slug=slug).name in words, (name, words)
+        seen[name] = words
+    # Each page says what it holds: no two pages of one event share a description.
+    assert len(set(seen.values())) == len(seen), seen
