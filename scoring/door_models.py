@@ -83,3 +83,22 @@ class EventWaitlist(models.Model):
 
     def __str__(self) -> str:
         return f"Waitlist of {self.event_id}"
+
+
+class PlayerDetails(models.Model):
+    """What a federation needs of a player beyond name, club and membership id (issue 26, item 5):
+    parish (Jamaica) or county; a date of birth, private to organisers and never exported (asked only
+    when a prize category needs an age); and consent to appear by name on public lists (without it
+    they show "Player <entry number>"). No row: no parish, no date of birth, consent given."""
+
+    player = models.OneToOneField("scoring.Player", on_delete=models.CASCADE, related_name="details")
+    parish = models.CharField(max_length=100, blank=True)
+    date_of_birth = models.DateField(null=True, blank=True)
+    consent_public = models.BooleanField(default=True)
+    version = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        verbose_name_plural = "player details"
+
+    def __str__(self) -> str:
+        return f"Details of {self.player_id}"

@@ -787,5 +787,5 @@ class SelfEntryDeal(models.Model):
 
 # Published rating lists and the door's fees (issue 26) live in their own modules; imported here so
 # they belong to this app.
-from .door_models import EventFees, EventWaitlist, FeeLine  # noqa: E402, F401
+from .door_models import EventFees, EventWaitlist, FeeLine, PlayerDetails  # noqa: E402, F401
 from .published_models import PublishedList, PublishedRating  # noqa: E402, F401

@@ -9,7 +9,7 @@ appear by name.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 
 from ..door_codes import door_code_for, looks_like_door_code
 from ..models import Entry, Event
@@ -107,3 +107,64 @@ def check_in_list(event: Event) -> CheckInList:
         missing=[row for row in placed if not row.is_in and not row.at_door],
         waitlist=[row for row in rows if row.waitlisted],
     )
+
+
+def public_names(event: Event) -> dict[int, str]:
+    """{entry id: "Player <entry number>"} for the players who do not consent to appear by name on
+    public lists (issue 26, item 5). One query; empty when everyone consents."""
+    rows = (
+        Entry.objects.filter(event=event).order_by("pk").values_list("pk", "player__details__consent_public")
+    )
+    return {pk: f"Player {number}" for number, (pk, consent) in enumerate(rows, start=1) if consent is False}
+
+
+def masked_rows(rows: list[dict], names: dict[int, str], *, key: str = "player") -> list[dict]:
+    """Rows (each with `entry_id`) with the name of every player in `names` replaced."""
+    if not names:
+        return rows
+    return [{**row, key: names[row["entry_id"]]} if row.get("entry_id") in names else row for row in rows]
+
+
+@dataclass(frozen=True)
+class PlayerFieldsRow:
+    entry_id: int
+    number: int
+    name: str
+    club: str
+    membership_id: str
+    parish: str
+    date_of_birth: date | None
+    consent_public: bool
+
+
+def player_fields(event: Event) -> list[PlayerFieldsRow]:
+    """Each entry's player with the federation's fields (directors only: the date of birth is
+    private). One query."""
+    rows = (
+        Entry.objects.filter(event=event)
+        .order_by("pk")
+        .values_list(
+            "pk",
+            "player__name",
+            "player__club",
+            "player__membership_id",
+            "player__details__parish",
+            "player__details__date_of_birth",
+            "player__details__consent_public",
+        )
+    )
+    return [
+        PlayerFieldsRow(pk, number, name, club, membership, parish or "", born, consent is not False)
+        for number, (pk, name, club, membership, parish, born, consent) in enumerate(rows, start=1)
+    ]
+
+
+def age_on(born: date | None, day: date) -> int | None:
+    """Whole years from `born` to `day` (None without a date of birth).
+
+    >>> age_on(date(1960, 12, 6), date(2026, 12, 5)), age_on(date(1960, 12, 5), date(2026, 12, 5))
+    (65, 66)
+    """
+    if born is None:
+        return None
+    return day.year - born.year - ((day.month, day.day) < (born.month, born.day))

@@ -29,6 +29,7 @@ from ..printing.pdf_data import (
     seating_list,
     standings_from_rows,
 )
+from .door import masked_rows, public_names
 from .standings import standings
 from .tables import round_seating as seating_rows
 
@@ -214,8 +215,9 @@ def table_sheet(table, *, completed: bool) -> TableSheet:
 
 
 def round_seating(round_) -> Seating:
-    """The seating of a round, by name and by table: `tables.round_seating` (one query) + the event."""
-    rows = seating_rows(round_)
+    """The seating of a round, by name and by table: `tables.round_seating` (one query) + the event; a
+    player without consent to public lists as "Player <entry number>" (issue 26)."""
+    rows = masked_rows(seating_rows(round_), public_names(round_.event))
     tables: dict[int, list[SeatingLine]] = defaultdict(list)
     for row in rows:
         tables[row["table"]].append(
@@ -246,7 +248,8 @@ def standings_sheet(event, *, round_number: int | None = None, provisional: bool
     view = standings(event, round_number=round_number, provisional=provisional, with_ids=True)
     return standings_from_rows(
         event=event_header(event),
-        rows=view.rows,
+        # Printed lists are public: a player without consent is "Player <entry number>" (issue 26).
+        rows=masked_rows(view.rows, public_names(event)),
         round_number=round_number,
         provisional=provisional,
         knockout=event.is_knockout,

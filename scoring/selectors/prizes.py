@@ -14,6 +14,7 @@ from typing import Any
 
 from ..models import Entry, Event
 from ..prizes import Finisher, PrizeGroup, Share, award_prizes, in_category, shown_amount, shown_places
+from .door import age_on, masked_rows, public_names
 from .standings import standings_view
 
 OVERALL = "Overall"
@@ -52,9 +53,15 @@ class PrizeList:
 
 
 def entry_fields(event: Event) -> dict[int, dict[str, Any]]:
-    """{entry id: the player fields a category may ask for}. One query."""
-    rows = Entry.objects.filter(event=event).values_list("pk", "player__club")
-    return {pk: {"club": club} for pk, club in rows}
+    """{entry id: the player fields a category may ask for: club, parish, age on the event's first
+    day (None without a date of birth)}. One query."""
+    rows = Entry.objects.filter(event=event).values_list(
+        "pk", "player__club", "player__details__parish", "player__details__date_of_birth"
+    )
+    return {
+        pk: {"club": club, "parish": parish or "", "age": age_on(born, event.date_start)}
+        for pk, club, parish, born in rows
+    }
 
 
 def prize_groups(table: dict[str, Any], fields: dict[int, dict[str, Any]]) -> list[PrizeGroup]:
@@ -76,11 +83,14 @@ def _line(share: Share, decimals: int) -> PrizeLine:
     )
 
 
-def prize_list(event: Event) -> PrizeList:
+def prize_list(event: Event, *, public: bool = True) -> PrizeList:
+    """The prize list; `public`: a player without consent to public lists is "Player <entry number>"
+    (the directors' prize table page shows names)."""
     table = event.prizes or {}
     decimals = table.get("decimals", 2)
     view = standings_view(event, with_ids=True)
-    finishers = [Finisher(row["entry_id"], row["player"], row["place"]) for row in view.rows]
+    rows = masked_rows(view.rows, public_names(event)) if public else view.rows
+    finishers = [Finisher(row["entry_id"], row["player"], row["place"]) for row in rows]
     groups = prize_groups(table, entry_fields(event)) if table else []
     shares = award_prizes(finishers, groups, allow_multiple=bool(table.get("multiple")))
     rules = {c["name"]: f"{c['field']} {c['op']} {c['value']}" for c in table.get("categories", [])}

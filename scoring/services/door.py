@@ -17,9 +17,10 @@ from django.utils import timezone
 
 from adjudication.audit import audit_record
 
-from ..door_models import EventWaitlist
+from ..door_models import EventWaitlist, PlayerDetails
 from ..errors import field_errors
 from ..models import Entry, Event, Round
+from ..names import checked_text
 from .entries import entry_reinstate, entry_withdraw, new_entry, waitlist_if_full
 from .guards import check_version, touch_results
 
@@ -268,3 +269,44 @@ def release_if_due(*, event: Event, user) -> WaitlistRelease | None:
     if not due or _started(event):
         return None
     return waitlist_release(event=event, user=user, reason="At the set release time")
+
+
+# --- the federation's player fields (issue 26, item 5) --------------------------------------------
+
+
+@transaction.atomic
+def player_details_set(
+    *, entry: Entry, user, parish: str = "", date_of_birth=None, consent_public: bool = True
+) -> PlayerDetails:
+    """A player's parish or county, date of birth and consent to public lists. The audit entry says
+    whether the date of birth changed, never the date (the log is exported with the event)."""
+    entry = Entry.objects.select_related("player", "event").get(pk=entry.pk)
+    details, _ = PlayerDetails.objects.select_for_update().get_or_create(player=entry.player)
+    checked_text(parish, field="parish", what="parish")
+    if date_of_birth is not None and date_of_birth >= timezone.localdate():
+        raise field_errors({"date_of_birth": "A date of birth must be in the past."})
+    before = {"parish": details.parish, "consent_public": details.consent_public}
+    born_changed = details.date_of_birth != date_of_birth
+    details.parish, details.date_of_birth, details.consent_public = (
+        parish.strip(),
+        date_of_birth,
+        consent_public,
+    )
+    details.version += 1
+    details.full_clean()
+    details.save()
+    after = {"parish": details.parish, "consent_public": consent_public}
+    if born_changed:
+        after["date_of_birth"] = "changed" if date_of_birth else "removed"
+    audit_record(
+        event=entry.event,
+        action="kalooki.player.details_set",
+        user=user,
+        obj=entry,
+        before=before,
+        after=after,
+    )
+    # Public lists show the player by name or as "Player <entry number>", in every event they entered.
+    for event_id in Entry.objects.filter(player=entry.player).values_list("event_id", flat=True):
+        touch_results(event_id)
+    return details

@@ -118,6 +118,8 @@ ACCESS: dict[str, tuple[str, str]] = {
     "door_helper_add": ("director", "post"),
     "door_prizes": ("director", "page"),
     "door_release": ("director", "post"),
+    "door_players": ("director", "page"),
+    "door_player": ("director", "post"),
     "door_fees": ("director", "page"),
     "door_fee_schedule": ("director", "post"),
     "door_fee_record": ("director", "post"),

@@ -13,6 +13,8 @@ settings, the release, the prize table, the fees and a void are for directors al
   scoring:door_helper_add   ./helpers/                 POST (directors): an account made a door helper
   scoring:door_release      ./release/                 POST (directors): release no-shows, promote
   scoring:door_prizes       ./prizes/                  the prize table (directors), with the list it gives
+  scoring:door_players      ./players/                 the federation's fields of each player (directors)
+  scoring:door_player       ./players/<entry_id>/      POST (directors): parish, date of birth, consent
   scoring:door_fees         ./fees/                    the fee ledger: who paid, how, who is to pay, totals
   scoring:door_fee_schedule ./fees/schedule/           POST (directors): the event's fees
   scoring:door_fee_record   ./fees/<entry_id>/         POST: a fee paid or waived
@@ -36,6 +38,8 @@ urlpatterns: list = [
     path("helpers/", views.helper_add, name="door_helper_add"),
     path("release/", views.release, name="door_release"),
     path("prizes/", views.prize_table, name="door_prizes"),
+    path("players/", views.players, name="door_players"),
+    path("players/<int:entry_id>/", views.player_details, name="door_player"),
     path("fees/", fees.ledger, name="door_fees"),
     path("fees/schedule/", fees.schedule, name="door_fee_schedule"),
     path("fees/<int:entry_id>/", fees.record, name="door_fee_record"),

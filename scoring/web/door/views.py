@@ -17,7 +17,7 @@ from ...door_models import EventWaitlist
 from ...models import Entry, Event
 from ...printing import door as door_printing
 from ...prizes import CATEGORY_LINE, typed_prize_table
-from ...selectors.door import check_in_list, door_find, door_row, door_rows
+from ...selectors.door import check_in_list, door_find, door_row, door_rows, player_fields
 from ...selectors.prizes import prize_list
 from ...self_entry_codes import normal_short_code
 from ...services import door as service
@@ -273,7 +273,7 @@ def prize_table(request, event: Event, directs: bool):
     form = PrizeTableForm(request.POST or None, initial=initial)
 
     def page(status: int):
-        context = {"event": event, "form": form, "prizes": prize_list(event)}
+        context = {"event": event, "form": form, "prizes": prize_list(event, public=False)}
         return render(request, "door/prizes.html", context, status=status)
 
     if request.method != "POST":
@@ -286,3 +286,40 @@ def prize_table(request, event: Event, directs: bool):
         then=reverse("scoring:door_prizes", kwargs={"slug": event.slug}),
         page=page,
     )
+
+
+class PlayerDetailsForm(forms.Form):
+    parish = forms.CharField(label="Parish or county", max_length=100, required=False)
+    date_of_birth = forms.DateField(
+        label="Date of birth (private)", required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    consent_public = forms.BooleanField(label="Shown by name on public lists", required=False)
+
+
+@door_required
+@require_safe
+def players(request, event: Event, directs: bool):
+    """The federation's fields of each player (directors: the date of birth is private)."""
+    directors_only(directs)
+    return render(request, "door/players.html", {"event": event, "rows": player_fields(event)})
+
+
+@door_required
+@require_POST
+def player_details(request, event: Event, directs: bool, entry_id: int):
+    directors_only(directs)
+    entry = get_object_or_404(Entry.objects.select_related("player"), pk=entry_id, event=event)
+    form = PlayerDetailsForm(request.POST)
+    if not form.is_valid():
+        wrong = "; ".join(
+            f"{form.fields[key].label}: {' '.join(errors)}" for key, errors in form.errors.items()
+        )
+        messages.error(request, f"{entry.player.name} was not changed: {wrong}")
+    else:
+        try:
+            service.player_details_set(entry=entry, user=request.user, **form.cleaned_data)
+        except ValidationError as exc:
+            messages.error(request, f"{entry.player.name} was not changed: {' '.join(exc.messages)}")
+        else:
+            messages.success(request, f"{entry.player.name}'s details are saved.")
+    return redirect("scoring:door_players", slug=event.slug)

@@ -5,6 +5,8 @@ results stamp, which every service that changes a counted result bumps.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from django.core.cache import cache
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -15,6 +17,7 @@ from ...charts import running_total_chart
 from ...exports import export_name
 from ...models import BackgroundJob, Entry, Event, GameSet
 from ...selectors import event_round_numbers
+from ...selectors.door import masked_rows, public_names
 from ...selectors.players import player_games
 from ..filters import NameFilterForm, mark_matches
 from ..lookups import event_for, round_for, round_param, wants_provisional
@@ -56,6 +59,8 @@ def cached_standings(event: Event, *, round_number: int | None, provisional: boo
         view = selectors.standings_view(
             event, round_number=round_number, provisional=provisional, with_ids=True
         )
+        # A player who does not consent to public lists is "Player <entry number>" (issue 26).
+        view = replace(view, rows=masked_rows(view.rows, public_names(event)))
         cache.set(key, view, STANDINGS_CACHE_SECONDS)
     return view
 
@@ -263,7 +268,7 @@ def seating_view(request, slug: str, number: int):
     """Where do I sit: every player's table and seat, found by name (?q=, and live with a script)."""
     event = event_for(request, slug)
     rnd = round_for(event, number)
-    rows = selectors.round_seating(rnd)
+    rows = masked_rows(selectors.round_seating(rnd), public_names(event))
     form = NameFilterForm(request.GET or None)
     query = form.query() if form.is_bound else ""
     matched = mark_matches(rows, query, ("player", "club", "substitute"))

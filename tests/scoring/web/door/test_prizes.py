@@ -234,3 +234,56 @@ class PrizeListTests(TestCase):
         text = PdfReader(io.BytesIO(pdf.content)).pages[0].extract_text()
         for words in ("Prize list", "Liguanea players", "Gus", "100.00", "Awarded 1,300.00 of 1,300.00 JMD"):
             assert words in text
+
+    def test_player_fields_feed_categories_and_consent_hides_a_name_from_public_lists(self):
+        import datetime
+
+        from scoring.models import Entry
+
+        def details(name, **fields):
+            entry = Entry.objects.get(event=self.event, player__name=name)
+            answer = self.client.post(
+                reverse("scoring:door_player", kwargs={"slug": self.event.slug, "entry_id": entry.pk}),
+                {"consent_public": "on", **fields},
+                follow=True,
+            )
+            self.assertContains(answer, f"{name}&#x27;s details are saved.")
+
+        details("Hal", date_of_birth="1950-01-01")
+        details("Cy", parish="St Andrew")
+        details("Fay", parish="Kingston", consent_public="")
+        assert "date_of_birth" not in str(
+            AuditEntry.objects.filter(action="kalooki.player.details_set").values_list("before", flat=True)
+        )
+        logged = AuditEntry.objects.filter(action="kalooki.player.details_set").order_by("pk").first()
+        assert logged.after == {"parish": "", "consent_public": True, "date_of_birth": "changed"}
+        assert "1950" not in str(list(AuditEntry.objects.values_list("after", flat=True)))
+        self.save(categories="Seniors | age >= 60 | 200\nSt Andrew | parish = St Andrew | 80")
+        # Hal (76 on the day) takes the seniors' 200.00 over a half of 3rd and 4th, so Dee is 3rd alone
+        # (200.00); Cy takes St Andrew's 80.00 over a half of 4th (50.00), so Gus is 4th alone (100.00).
+        assert self.lines() == {
+            "Overall": [
+                ("1st–2nd", "Bob", "400.00", "shared by 2: pool 800.00"),
+                ("1st–2nd", "Player 6", "400.00", "shared by 2: pool 800.00"),
+                ("3rd", "Dee", "200.00", ""),
+                ("4th", "Gus", "100.00", ""),
+            ],
+            "Seniors": [("1st", "Hal", "200.00", "")],
+            "St Andrew": [("1st", "Cy", "80.00", "")],
+        }
+        directors = prize_list(self.fresh(), public=False)
+        assert directors.groups[0].lines[1].name == "Fay"
+        page = self.client.get(reverse("scoring:door_players", kwargs={"slug": self.event.slug}))
+        self.assertContains(page, 'value="1950-01-01"')
+        self.client.logout()
+        standings = self.client.get(reverse("scoring:standings", kwargs={"slug": self.event.slug}))
+        self.assertContains(standings, "Player 6")
+        self.assertNotContains(standings, "Fay")
+        exported = self.client.get(
+            reverse("scoring:standings", kwargs={"slug": self.event.slug}), {"_export": "csv"}
+        )
+        assert "Player 6" in exported.content.decode() and "Fay" not in exported.content.decode()
+        assert "1950" not in exported.content.decode()
+        public = self.client.get(reverse("scoring:prizes", kwargs={"slug": self.event.slug}))
+        self.assertNotContains(public, "Fay")
+        assert datetime.date(1950, 1, 1).isoformat() not in public.content.decode()

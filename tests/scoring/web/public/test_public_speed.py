@@ -62,15 +62,16 @@ def addresses(event):
 
 # Queries per page for an anonymous reader with nothing cached, whatever the event's size. The event
 # and the navigation's round list are two of them; the rest are the page's selector.
+# Every page that lists standings or seating asks once who does not consent to public lists (issue 26).
 QUERIES = {
-    "event": 5,  # + standings 2 (its scope, its figures), each round's table counts 1
-    "standings": 4,  # + standings 2
-    "provisional": 4,
+    "event": 6,  # + standings 2 (its scope, its figures), each round's table counts 1, consent 1
+    "standings": 5,  # + standings 2, consent 1
+    "provisional": 5,
     "round": 5,  # + the round, its tables 1 and their players 1
-    "seating": 4,  # + the round, seats 1
+    "seating": 5,  # + the round, seats 1, consent 1
     "table": 8,  # + the set, its grid 5
-    "player": 10,  # + the entry, history 5, standings 2 (for the place)
-    "projector": 6,  # + each round's table counts 1, the current round's tables 1, standings 2
+    "player": 11,  # + the entry, history 5, standings 2 (for the place), consent 1
+    "projector": 7,  # + each round's table counts 1, the current round's tables 1, standings 2, consent 1
 }
 
 
