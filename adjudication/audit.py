@@ -195,10 +195,14 @@ def shown_name(user: Any) -> str:
 
 
 def author(entry: AuditEntry) -> str:
-    """Who wrote the entry, as public pages show it (`shown_name`); "" for a command (no user). An
-    entry from an archive kept only a username: it shows as "director"."""
+    """Who wrote the entry, as public pages show it (`shown_name`); the table's phones for a deal they
+    entered and confirmed; "" for a command (no user). An entry from an archive kept only a username: it
+    shows as "director"."""
     if entry.user_id is not None:
         return shown_name(entry.user)
+    if entry.action.startswith("kalooki.selfentry.") or entry.reason.startswith("self-entry:"):
+        # The seats and phones are named in the entry's reason or values (scoring.services.self_entry).
+        return "the table's phones (self-entry)"
     return ANONYMOUS_DIRECTOR if entry.username else ""
 
 

@@ -82,6 +82,9 @@ class Event(models.Model):
         REVIEW = "review", "Every deal waits for the director"
 
     self_entry = models.CharField(max_length=10, choices=SelfEntry.choices, default=SelfEntry.OFF)
+    # A table with one phone (issue 23): a deal entered and confirmed on the same device waits for the
+    # director, marked, instead of being refused; the two seat codes are still needed.
+    self_entry_one_phone = models.BooleanField(default=False)
     directors = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="directed_events")
     # The door (issue 26): seat only players checked in (off for events made before it), and the
     # helpers who may check players in and nothing else.

@@ -10,6 +10,12 @@ token and short code (sheets printed before then open nothing).
 
 The short code is 8 characters of an alphabet without look-alikes (no 0/O, 1/I/L, U/V), derived the
 same way; it opens a table's page only together with its event and table number.
+
+Each seat has a seat code (issue 23): 5 characters of the same alphabet, derived the same way from the
+table's selector and the seat's position and printed beside the player's name on the table's sheet. A
+deal is entered naming the entering seat's code and confirmed with another seat's, so a confirmation is
+proven by something only that seat holds, not by a posted seat number or a device cookie. A new table
+code (a new selector) changes every seat code of that table.
 """
 
 from __future__ import annotations
@@ -66,14 +72,19 @@ def secret_matches(stored_hash: str, secret: str) -> bool:
     return hmac.compare_digest(stored_hash.encode(), secret_hash(secret).encode())
 
 
-def short_code_for(selector: str) -> str:
-    """The 8-character code printed under the QR code."""
-    digest = int.from_bytes(_mac("short", selector), "big")
+def _letters(mac: bytes, length: int) -> str:
+    """`length` characters of the alphabet without look-alikes, read from `mac`."""
+    digest = int.from_bytes(mac, "big")
     letters = []
-    for _ in range(SHORT_LENGTH):
+    for _ in range(length):
         digest, index = divmod(digest, len(SHORT_ALPHABET))
         letters.append(SHORT_ALPHABET[index])
     return "".join(letters)
+
+
+def short_code_for(selector: str) -> str:
+    """The 8-character code printed under the QR code."""
+    return _letters(_mac("short", selector), SHORT_LENGTH)
 
 
 def normal_short_code(typed: str) -> str:
@@ -83,6 +94,20 @@ def normal_short_code(typed: str) -> str:
 
 def short_code_matches(selector: str, typed: str) -> bool:
     return hmac.compare_digest(short_code_for(selector).encode(), normal_short_code(typed).encode())
+
+
+SEAT_CODE_LENGTH = 5
+
+
+def seat_code_for(selector: str, position: int) -> str:
+    """The code printed beside the player in seat `position` of the table whose key is `selector`."""
+    return _letters(_mac(f"seat.{position}", selector), SEAT_CODE_LENGTH)
+
+
+def seat_code_matches(selector: str, position: int, typed: str) -> bool:
+    """`typed` is seat `position`'s code (compared in constant time; case, spaces and dashes aside)."""
+    typed = normal_short_code(typed or "")
+    return hmac.compare_digest(seat_code_for(selector, position).encode(), typed.encode())
 
 
 def shown_short_code(code: str) -> str:

@@ -190,11 +190,12 @@ class StandingsSheet:
 @dataclass(frozen=True)
 class PrintedCode:
     """What a printed sheet shows beside its table number: the QR code (an <img>), its address, the
-    short code."""
+    short code; and beside each player's name their seat's code (by seat position)."""
 
     url: str
     image: str
     short_code: str
+    seat_codes: Mapping[int, str] = field(default_factory=dict)
 
 
 # --- pure builders ------------------------------------------------------------------------------

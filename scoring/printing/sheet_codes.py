@@ -11,9 +11,9 @@ from collections.abc import Iterable
 from django.conf import settings
 from django.utils.html import format_html
 
-from ..models import Table
+from ..models import Seat, Table
 from ..selectors.self_entry import phone_path
-from ..self_entry_codes import short_code_for, shown_short_code
+from ..self_entry_codes import seat_code_for, short_code_for, shown_short_code
 from ..services.self_entry import table_keys_ensure
 from .pdf_data import PrintedCode
 
@@ -35,12 +35,20 @@ def qr_image(url: str) -> str:
 
 
 def sheet_codes(*, tables: Iterable[Table], base_url: str | None = None, user=None) -> dict[int, PrintedCode]:
-    """{table number: its QR code and short code} for tables of one round."""
+    """{table number: its QR code, short code and seat codes} for tables of one round."""
     base = (base_url or settings.KALOOKI_PUBLIC_URL).rstrip("/")
     keys = table_keys_ensure(tables=tables, user=user)
+    positions: dict[int, list[int]] = {}
+    for table_id, position in Seat.objects.filter(table_id__in=keys).values_list("table_id", "position"):
+        positions.setdefault(table_id, []).append(position)
     codes = {}
     for key in keys.values():
         url = base + phone_path(key)
         short_code = shown_short_code(short_code_for(key.selector))
-        codes[key.table.number] = PrintedCode(url=url, image=qr_image(url), short_code=short_code)
+        seats = {
+            position: seat_code_for(key.selector, position) for position in positions.get(key.table_id, [])
+        }
+        codes[key.table.number] = PrintedCode(
+            url=url, image=qr_image(url), short_code=short_code, seat_codes=seats
+        )
     return codes

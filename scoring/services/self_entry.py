@@ -2,7 +2,11 @@
 seat's confirmation or rejection, and the director's queue. Every game's deals and hands come this way
 (the event's `Game` reads them, as `deal_record` does: `sheets.deal_in_place`).
 
-A confirmed deal is recorded through `deal_record` like a director's (version check, validator, audit
+A seat is proven by its seat code (printed beside the player's name on the sheet, derived from the site
+key like the table's key, compared in constant time): a deal is entered with the entering seat's code
+and confirmed with another seat's code on another device (an event that allows one-phone tables lets
+the same device confirm, and the deal then waits for the director, marked). A confirmed deal is
+recorded through `deal_record` like a director's (version check, validator, audit
 entry naming the seats); one with an error finding, a rejected one, two entries for one deal, or any
 deal when the event has every deal wait, goes to the director's queue instead, where the director
 accepts, corrects or rejects it. Nothing here ever writes a token to the audit log: keys are named by
@@ -11,6 +15,7 @@ when they were issued.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -26,7 +31,7 @@ from ..deal_input import MAX_TEXT
 from ..errors import field_errors
 from ..games import game_of
 from ..models import Event, GameSet, SelfEntryDeal, Table, TableKey
-from ..self_entry_codes import new_selector, secret_for, secret_hash
+from ..self_entry_codes import new_selector, seat_code_matches, secret_for, secret_hash
 from ..sheets import deal_in_place, deals_of, findings_with_deal, seats_of
 from .deals import deal_record
 from .guards import check_version, locked_set
@@ -37,6 +42,14 @@ MAX_IDEMPOTENCY = 64
 
 class SelfEntryClosed(ValidationError):
     """The table's page accepts no entry: the set is verified, the key retired, self-entry off."""
+
+
+class SeatCodeWrong(ValidationError):
+    """A missing or wrong seat code: nothing is saved; the phone's page counts it as a wrong try."""
+
+
+class SameDevice(ValidationError):
+    """The phone that entered a deal tried to confirm it (refused unless the event allows one phone)."""
 
 
 class SelfEntryResent(ValidationError):
@@ -114,23 +127,29 @@ def table_key_regenerate(*, table: Table, user, reason: str = "") -> TableKey:
 
 
 @transaction.atomic
-def self_entry_mode_set(*, event: Event, user, mode: str, expected_version: int | None = None) -> Event:
-    """Off, record clean confirmed deals at once, or every deal waits for the director."""
+def self_entry_mode_set(
+    *, event: Event, user, mode: str, expected_version: int | None = None, one_phone: bool | None = None
+) -> Event:
+    """Off, record clean confirmed deals at once, or every deal waits for the director; with
+    `one_phone`, whether a table with one phone may confirm on the device that entered (then the deal
+    waits for the director, marked)."""
     event = Event.objects.select_for_update().get(pk=event.pk)
     check_version(event, expected_version, what=f"the event {event.name}")
     if mode not in Event.SelfEntry.values:
         raise field_errors({"mode": f"choose one of {', '.join(Event.SelfEntry.values)}"})
-    before = event.self_entry
+    before = {"self_entry": event.self_entry, "one_phone": event.self_entry_one_phone}
     event.self_entry = mode
+    if one_phone is not None:
+        event.self_entry_one_phone = bool(one_phone)
     event.version += 1
-    event.save(update_fields=["self_entry", "version"])
+    event.save(update_fields=["self_entry", "self_entry_one_phone", "version"])
     audit_record(
         event=event,
         action="kalooki.event.self_entry",
         user=user,
         obj=event,
-        before={"self_entry": before},
-        after={"self_entry": mode},
+        before=before,
+        after={"self_entry": mode, "one_phone": event.self_entry_one_phone},
     )
     return event
 
@@ -164,6 +183,30 @@ def _seat(game_set: GameSet, seat: Any) -> tuple[int, str]:
     return position, names[position]
 
 
+def _proven(key: TableKey, game_set: GameSet, seat: Any, seat_code: Any) -> tuple[int, str]:
+    """The seat named and proven by its code (compared in constant time): (position, player)."""
+    position, name = _seat(game_set, seat)
+    if not str(seat_code or "").strip():
+        raise SeatCodeWrong(
+            {"seat_code": [f"Type seat {position}'s code: it is printed beside {name}'s name on the sheet."]}
+        )
+    if not seat_code_matches(key.selector, position, str(seat_code)[:32]):
+        raise SeatCodeWrong(
+            {
+                "seat_code": [
+                    f"That is not seat {position}'s code: check the code beside {name}'s name on the sheet."
+                ]
+            }
+        )
+    return position, name
+
+
+def device_mark(device: str) -> str:
+    """A device as the history names it: a short fingerprint of its cookie, never the cookie itself
+    (which would let anyone who reads the history pose as that phone)."""
+    return hashlib.sha256((device or "").encode()).hexdigest()[:6]
+
+
 def _device(device: str) -> str:
     device = (device or "")[:64]
     if not device:
@@ -189,6 +232,8 @@ def _state(entry: SelfEntryDeal) -> dict[str, Any]:
         "status": entry.status,
         "entered_seat": entry.entered_seat,
         "confirmed_seat": entry.confirmed_seat,
+        "entered_device": device_mark(entry.entered_device),
+        "confirmed_device": device_mark(entry.confirmed_device) if entry.confirmed_device else None,
         "same_device": entry.same_device,
         "queue_reason": entry.queue_reason,
     }
@@ -229,11 +274,18 @@ def _resent(sent: SelfEntryDeal, game_set: GameSet, seat: Any, data: Mapping[str
 
 @transaction.atomic
 def self_entry_submit(
-    *, key: TableKey, seat: Any, device: str, data: Mapping[str, Any], idempotency_key: str
+    *,
+    key: TableKey,
+    seat: Any,
+    device: str,
+    data: Mapping[str, Any],
+    idempotency_key: str,
+    seat_code: Any = "",
 ) -> tuple[SelfEntryDeal, bool]:
     """A deal entered at the table, waiting for another seat's confirmation: (entry, created). The same
     `idempotency_key` sent again (a phone resending after the network came back) returns the entry
-    it made the first time; sent again with other values it is refused (`SelfEntryResent`). A second
+    it made the first time; sent again with other values it is refused (`SelfEntryResent`). The seat
+    is proven by its `seat_code` (`SeatCodeWrong`: nothing saved). A second
     entry for a deal already entered or recorded waits for the director, with the first, as a
     conflict."""
     idempotency_key = (idempotency_key or "").strip()
@@ -243,7 +295,7 @@ def self_entry_submit(
     sent = SelfEntryDeal.objects.filter(game_set=game_set, idempotency_key=idempotency_key).first()
     if sent is not None:
         return _resent(sent, game_set, seat, data), False
-    position, name = _seat(game_set, seat)
+    position, name = _proven(key, game_set, seat, seat_code)
     device = _device(device)
     seats = seats_of(game_set)
     deals = deals_of(game_set)
@@ -302,11 +354,14 @@ def _waiting(entry: SelfEntryDeal, game_set: GameSet, expected_version: int | No
     return entry
 
 
-def _other_seat(entry: SelfEntryDeal, game_set: GameSet, seat: Any) -> tuple[int, str]:
-    position, name = _seat(game_set, seat)
+def _other_seat(
+    key: TableKey, entry: SelfEntryDeal, game_set: GameSet, seat: Any, seat_code: Any
+) -> tuple[int, str]:
+    """Another seat than the one that entered, proven by its code."""
+    position, _ = _seat(game_set, seat)
     if position == entry.entered_seat:
         raise field_errors({"seat": "A player of another seat confirms or rejects the deal."})
-    return position, name
+    return _proven(key, game_set, seat, seat_code)
 
 
 def _seat_names(game_set: GameSet) -> dict[int, str]:
@@ -314,11 +369,13 @@ def _seat_names(game_set: GameSet) -> dict[int, str]:
 
 
 def _why(entry: SelfEntryDeal, names: Mapping[int, str]) -> str:
+    """The audit's reason for a self-entered deal: the seats, proven by their codes, and their devices."""
     text = (
-        f"self-entry: entered by seat {entry.entered_seat} ({names.get(entry.entered_seat, '?')}), "
-        f"confirmed by seat {entry.confirmed_seat} ({names.get(entry.confirmed_seat or 0, '?')})"
+        f"self-entry: entered by seat {entry.entered_seat} ({names.get(entry.entered_seat, '?')}) on "
+        f"phone {device_mark(entry.entered_device)}, confirmed by seat {entry.confirmed_seat} "
+        f"({names.get(entry.confirmed_seat or 0, '?')}) on phone {device_mark(entry.confirmed_device)}"
     )
-    return text + (", on one phone" if entry.same_device else "")
+    return text + (" (one phone)" if entry.same_device else "")
 
 
 def _errors(findings: Iterable[Any]) -> list[dict[str, Any]]:
@@ -335,22 +392,37 @@ def _errors_here(game_set: GameSet, entry: SelfEntryDeal) -> list[dict[str, Any]
 
 @transaction.atomic
 def self_entry_confirm(
-    *, key: TableKey, entry: SelfEntryDeal, seat: Any, device: str, expected_version: int | None = None
+    *,
+    key: TableKey,
+    entry: SelfEntryDeal,
+    seat: Any,
+    device: str,
+    expected_version: int | None = None,
+    seat_code: Any = "",
 ) -> SelfEntryDeal:
-    """Another seat confirms the deal: recorded through `deal_record` when it is clean and the event
-    records clean deals at once; otherwise it waits in the director's queue (with its findings)."""
+    """Another seat, proven by its code, confirms the deal on another device: recorded through
+    `deal_record` when it is clean and the event records clean deals at once; otherwise it waits in
+    the director's queue (with its findings). The device that entered it is refused (`SameDevice`)
+    unless the event allows one-phone tables: then it waits for the director, marked."""
     game_set = _open_set(key)
     entry = _waiting(entry, game_set, expected_version)
-    position, _ = _other_seat(entry, game_set, seat)
+    position, _ = _other_seat(key, entry, game_set, seat, seat_code)
+    device = _device(device)
+    event = game_set.table.round.event
+    word = game_of(event).deal_word
+    if device == entry.entered_device and not event.self_entry_one_phone:
+        raise SameDevice(
+            f"This phone entered {word} {entry.number}: another player confirms it on their own phone, "
+            "with the seat code beside their name."
+        )
     entry.confirmed_seat = position
-    entry.confirmed_device = _device(device)
+    entry.confirmed_device = device
     entry.confirmed_at = timezone.now()
     entry.version += 1
     names = _seat_names(game_set)
     recorded = not entry.data.get("void") and any(
         row.number == entry.number and not row.void for row in deals_of(game_set)
     )
-    word = game_of(game_set.table.round.event).deal_word
     changed = ""
     try:
         entry.findings = [] if recorded else _errors_here(game_set, entry)
@@ -360,6 +432,9 @@ def self_entry_confirm(
     if recorded:
         entry.status = SelfEntryDeal.Status.QUEUED
         entry.queue_reason = f"conflict: {word} {entry.number} was recorded meanwhile"
+    elif entry.same_device:
+        entry.status = SelfEntryDeal.Status.QUEUED
+        entry.queue_reason = "one phone entered and confirmed it (the event allows one-phone tables)"
     elif changed:
         entry.status = SelfEntryDeal.Status.QUEUED
         entry.queue_reason = ("the set changed: " + changed)[:200]
@@ -399,11 +474,12 @@ def self_entry_reject(
     device: str,
     reason: str,
     expected_version: int | None = None,
+    seat_code: Any = "",
 ) -> SelfEntryDeal:
-    """Another seat rejects the deal, saying why: it waits for the director."""
+    """Another seat, proven by its code, rejects the deal, saying why: it waits for the director."""
     game_set = _open_set(key)
     entry = _waiting(entry, game_set, expected_version)
-    position, name = _other_seat(entry, game_set, seat)
+    position, name = _other_seat(key, entry, game_set, seat, seat_code)
     reason = (reason or "").strip()
     if not reason:
         raise field_errors({"reason": "Say what is wrong with the deal."})

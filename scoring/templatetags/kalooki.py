@@ -88,3 +88,9 @@ def cards(notation) -> str:
             for card in parsed
         )
     )
+
+
+@register.filter
+def seat_code(code, position) -> str:
+    """The seat code printed beside the player in seat `position` (`code`: a sheet's `PrintedCode`)."""
+    return getattr(code, "seat_codes", {}).get(position, "") if code else ""

@@ -45,13 +45,26 @@ def phone(browser, address: str):
     return context, page
 
 
-def enter(page, number: int, *, seat: int = 1, scores=None) -> None:
+def code_of(game_set, seat: int) -> str:
+    """The seat code printed beside the player of `seat` on the table's sheet."""
+    from tests.scoring.self_entry_support import seat_code
+
+    return seat_code(game_set, seat)
+
+
+def prove(locator, game_set, seat: int) -> None:
+    """Choose `seat` and type its code in the form `locator` holds."""
+    locator.locator("select[name='seat']").first.select_option(str(seat))
+    locator.locator("input[name='seat_code']").first.fill(code_of(game_set, seat))
+
+
+def enter(page, number: int, *, game_set, seat: int = 1, scores=None) -> None:
     """Fill the phone's form for deal `number` (the live check runs as it is typed)."""
     from playwright.sync_api import expect
 
     out, doubled, lines = DEALS[number]
     expect(page.locator("#phone-entry-heading")).to_contain_text(f"Deal {number}")
-    page.select_option("#entry-seat", str(seat))
+    prove(page.locator("#deal-form"), game_set, seat)
     page.select_option("#id_out", out)
     if doubled:
         page.check("#id_doubled")
@@ -91,7 +104,7 @@ def test_two_phones_enter_and_confirm_the_director_settles_the_queue(
     try:
         # Player A scans and enters deal 1; the rules check runs as on the director's page.
         expect(ann.locator("h1")).to_have_text("Round 1 · Table 1")
-        enter(ann, 1)
+        enter(ann, 1, game_set=game_set)
         expect(ann.locator("#deal-check")).to_contain_text("no findings")
         assert horizontal_overflow(ann) == 0
         assert serious_violations(ann) == []
@@ -105,7 +118,7 @@ def test_two_phones_enter_and_confirm_the_director_settles_the_queue(
         assert serious_violations(bob) == []
         keep(screenshot(bob, "self-entry-confirm"))
         waiting = bob.locator(".phone-waiting").first
-        waiting.locator("select").first.select_option("2")
+        prove(waiting.locator(".phone-decide"), game_set, 2)
         waiting.locator("text=Confirm deal 1").click()
         expect(bob.locator("text=Deal 1: Recorded")).to_be_visible()
         assert Deal.objects.filter(game_set=game_set, number=1).count() == 1
@@ -115,12 +128,12 @@ def test_two_phones_enter_and_confirm_the_director_settles_the_queue(
 
         # Deal 2: B rejects it with a reason; deal 3 is confirmed with a finding (a score for the winner).
         ann.reload()
-        enter(ann, 2)
+        enter(ann, 2, game_set=game_set)
         send(ann, 2)
         bob.reload()
         waiting = bob.locator(".phone-waiting").first
         waiting.locator("summary").click()
-        waiting.locator("details select").select_option("3")
+        prove(waiting.locator("details form"), game_set, 3)
         waiting.locator("textarea").fill("Bob had 61, not 71")
         waiting.locator("text=Reject: the director settles it").click()
         expect(bob.locator("text=Deal 2: Waiting for the director")).to_be_visible()
@@ -139,12 +152,12 @@ def test_two_phones_enter_and_confirm_the_director_settles_the_queue(
 
         ann.reload()
         lines = DEALS[3][2]
-        enter(ann, 3, scores=[*lines[:3], (0, 12)])
+        enter(ann, 3, game_set=game_set, scores=[*lines[:3], (0, 12)])
         expect(ann.locator("#deal-check")).to_contain_text("finding")
         send(ann, 3)
         bob.reload()
         waiting = bob.locator(".phone-waiting").first
-        waiting.locator("select").first.select_option("4")
+        prove(waiting.locator(".phone-decide"), game_set, 4)
         waiting.locator("text=Confirm deal 3").click()
         expect(bob.locator("text=Deal 3: Waiting for the director")).to_be_visible()
         page.goto(f"{base}/e/{event.slug}/direct/")
@@ -158,7 +171,7 @@ def test_two_phones_enter_and_confirm_the_director_settles_the_queue(
 
         # Deal 3 again, while the phone is offline: kept on the phone, sent once when back online.
         ann.reload()
-        enter(ann, 3)
+        enter(ann, 3, game_set=game_set)
         a_context.set_offline(True)
         ann.click("text=Send deal")
         expect(ann.locator("#phone-outbox")).to_be_visible()

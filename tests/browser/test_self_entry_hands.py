@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import horizontal_overflow, screenshot, serious_violations
-from .test_self_entry import phone
+from .test_self_entry import phone, prove
 
 pytestmark = pytest.mark.browser
 THREE = ("Ann", "Bob", "Cy")
@@ -27,12 +27,13 @@ def british_game(make_event, director, make_table):
     return make_table(rnd, THREE)
 
 
-def fill_hand(page, number: int, *, seat: int, out: str, lines: dict[int, dict[str, str]]) -> None:
-    """Type hand `number` on a phone: who went out, then each line's score, cards or buy-in."""
+def fill_hand(page, number: int, *, game_set, seat: int, out: str, lines: dict[int, dict[str, str]]) -> None:
+    """Type hand `number` on a phone: the seat and its code, who went out, then each line's score, cards
+    or buy-in."""
     from playwright.sync_api import expect
 
     expect(page.locator("#phone-entry-heading")).to_have_text(f"Hand {number}")
-    page.select_option("#entry-seat", str(seat))
+    prove(page.locator("#deal-form"), game_set, seat)
     page.select_option("#id_out", out)
     for position, line in lines.items():
         for field, value in line.items():
@@ -64,6 +65,7 @@ def test_a_british_hand_entered_and_confirmed_from_two_phones(live_server, brows
         fill_hand(
             ann,
             1,
+            game_set=british_game,
             seat=1,
             out="Ann",
             lines={2: {"penalty": "60"}, 3: {"hand": "KS QS JS 10S KH 9C 8C 7C 6C 5C 4D 3D 3H"}},
@@ -80,14 +82,19 @@ def test_a_british_hand_entered_and_confirmed_from_two_phones(live_server, brows
         expect(bob.locator("#phone-entry-heading")).to_have_count(0)
         assert serious_violations(bob) == []
         waiting = bob.locator(".phone-waiting").first
-        waiting.locator("select").first.select_option("2")
+        prove(waiting.locator(".phone-decide"), british_game, 2)
         waiting.locator("text=Confirm hand 1").click()
         expect(bob.locator("text=Hand 1: Recorded")).to_be_visible()
         assert Deal.objects.filter(game_set=british_game, number=1).count() == 1
 
         # Hand 2 on Bob's phone: he goes over 100 and buys in; the reset shows as it is typed (B7).
         fill_hand(
-            bob, 2, seat=2, out="Cy", lines={1: {"penalty": "30"}, 2: {"penalty": "50", "buy_in": "on"}}
+            bob,
+            2,
+            game_set=british_game,
+            seat=2,
+            out="Cy",
+            lines={1: {"penalty": "30"}, 2: {"penalty": "50", "buy_in": "on"}},
         )
         expect(bob.locator("#id_s2-buy_in-reset")).to_have_text("resets to 95")
         assert serious_violations(bob) == []
@@ -95,11 +102,20 @@ def test_a_british_hand_entered_and_confirmed_from_two_phones(live_server, brows
         bob.click("text=Send hand 2")
         expect(bob.locator(".phone-waiting")).to_contain_text("buys in, resets to 95")
 
-        # Ann confirms as seat 1; the phones' grid shows the game as recorded.
+        # Bob cannot confirm his own hand on his phone, even with Ann's seat code: another phone must.
+        waiting = bob.locator(".phone-waiting").first
+        prove(waiting.locator(".phone-decide"), british_game, 1)
+        waiting.locator("text=Confirm hand 2").click()
+        expect(bob.locator("#phone-problem, .notice--findings").first).to_contain_text(
+            "This phone entered hand 2"
+        )
+        assert SelfEntryDeal.objects.get(game_set=british_game, number=2).status == "waiting"
+
+        # Ann confirms as seat 1 on her phone; the phones' grid shows the game as recorded.
         ann.reload()
         waiting = ann.locator(".phone-waiting").first
         expect(waiting).to_contain_text("Hand 2: waiting for confirmation")
-        waiting.locator("select").first.select_option("1")
+        prove(waiting.locator(".phone-decide"), british_game, 1)
         waiting.locator("text=Confirm hand 2").click()
         expect(ann.locator("text=Hand 2: Recorded")).to_be_visible()
         expect(ann.locator(".british-grid")).to_contain_text("bought in at 95")
@@ -110,7 +126,14 @@ def test_a_british_hand_entered_and_confirmed_from_two_phones(live_server, brows
         assert bob_line.buy_in and bob_line.penalty == 50
 
         # Hand 3 sent while Ann's phone is offline: kept on it, sent once when the network is back.
-        fill_hand(ann, 3, seat=1, out="Bob", lines={1: {"penalty": "40"}, 3: {"penalty": "20"}})
+        fill_hand(
+            ann,
+            3,
+            game_set=british_game,
+            seat=1,
+            out="Bob",
+            lines={1: {"penalty": "40"}, 3: {"penalty": "20"}},
+        )
         a_context.set_offline(True)
         ann.click("text=Send hand 3")
         expect(ann.locator("#phone-outbox")).to_be_visible()

@@ -9,7 +9,8 @@ import pytest
 from django.core.cache import caches
 from django.urls import reverse
 
-from scoring.self_entry_codes import token_for
+from scoring.models import TableKey
+from scoring.self_entry_codes import seat_code_for, token_for
 from scoring.services import self_entry as service
 
 # Deal 1 of tests/data/example-sheet.json: Cy went out; calls and scores by seat (Ann, Bob, Cy, Dee).
@@ -19,6 +20,12 @@ DEAL_ONE = {1: (0, 23), 2: (3, 15), 3: (1, 0), 4: (1, 77)}
 def table_token(game_set) -> str:
     keys = service.table_keys_ensure(tables=[game_set.table])
     return token_for(keys[game_set.table_id].selector)
+
+
+def seat_code(game_set, position: int) -> str:
+    """The code printed beside the player in seat `position` of the set's table (its current key)."""
+    key = TableKey.objects.get(table_id=game_set.table_id, retired_at__isnull=True)
+    return seat_code_for(key.selector, position)
 
 
 def phone_url(token: str, name: str = "self_entry_phone", **kwargs: Any) -> str:
@@ -34,6 +41,7 @@ def deal_one_form(game_set, *, seat: int = 1, key: str = "send-1", **changes: An
         "dealer": "Ann",
         "set_version": game_set.version,
         "seat": seat,
+        "seat_code": seat_code(game_set, seat),
         "idempotency_key": key,
     }
     for position, (calls, penalty) in DEAL_ONE.items():

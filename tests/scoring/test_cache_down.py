@@ -20,7 +20,7 @@ from django.urls import reverse
 from kalooki_tournament import ratelimit, shared_cache
 from scoring import page_cache, services
 from scoring.models import Deal
-from tests.scoring.self_entry_support import deal_one_form, phone_url, table_token, turn_on
+from tests.scoring.self_entry_support import deal_one_form, phone_url, seat_code, table_token, turn_on
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db]
 
@@ -90,7 +90,9 @@ def test_phones_enter_and_confirm_a_deal_with_the_cache_down(cache_down, event, 
     assert answer.status_code == 200 and answer.json()["ok"]
     entry = SelfEntryDeal.objects.get()
     confirm = phone_url(token, "self_entry_confirm", entry_id=entry.pk)
-    answer = bob.post(confirm, {"version": entry.version, "seat": 2}, **json)
+    answer = bob.post(
+        confirm, {"version": entry.version, "seat": 2, "seat_code": seat_code(game_set, 2)}, **json
+    )
     assert answer.status_code == 200 and answer.json()["ok"]
     assert Deal.objects.filter(game_set=game_set).count() == 1
 

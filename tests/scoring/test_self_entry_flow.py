@@ -10,6 +10,7 @@ from self_entry_support import (
     deal_one_form,
     fresh_limits,  # noqa: F401 (autouse: no wrong tries left over)
     phone_url,
+    seat_code,
     table_token,
     turn_on,
 )
@@ -41,7 +42,10 @@ def enter(client, token, game_set, **changes):
 
 
 def decide(client, token, entry, action="confirm", **data):
+    """Confirm or reject `entry` as `seat`, with that seat's code unless the test gives one."""
     entry.refresh_from_db()
+    if "seat_code" not in data and str(data.get("seat", "")).isdigit():
+        data["seat_code"] = seat_code(entry.game_set, int(data["seat"]))
     return client.post(
         phone_url(token, f"self_entry_{action}", entry_id=entry.pk),
         {"version": entry.version, **data},
@@ -81,15 +85,20 @@ def test_the_seat_that_entered_cannot_confirm(table):
     assert entry.status == SelfEntryDeal.Status.WAITING
 
 
-def test_one_phone_entering_and_confirming_is_shown_to_the_director(table, as_director):
+def test_one_phone_entering_and_confirming_is_shown_to_the_director(table, as_director, director):
+    from scoring.services import self_entry as service
+
     token = table_token(table)
     ann = phone(token)
-    turn_on(table.table.round.event, None, "review")
+    event = table.table.round.event
+    event.refresh_from_db()
+    service.self_entry_mode_set(event=event, user=director, mode="record", one_phone=True)
     enter(ann, token, table)
     entry = SelfEntryDeal.objects.get()
     decide(ann, token, entry, seat=2)
     entry.refresh_from_db()
     assert entry.same_device and entry.status == SelfEntryDeal.Status.QUEUED
+    assert not Deal.objects.exists()
     page = as_director.get(reverse("scoring:direct", kwargs={"slug": table.table.round.event.slug}))
     assert "one phone entered and confirmed" in page.content.decode()
 

@@ -15,6 +15,7 @@ from pypdf import PdfReader
 from self_entry_support import (
     fresh_limits,  # noqa: F401 (autouse: no wrong tries left over)
     phone_url,
+    seat_code,
     table_token,
     turn_on,
 )
@@ -76,6 +77,7 @@ def hand_form(
         "out": out,
         "set_version": game_set.version,
         "seat": seat,
+        "seat_code": seat_code(game_set, seat),
         "idempotency_key": key,
         **more,
     }
@@ -93,7 +95,7 @@ def confirm(client, token, entry, seat: int):
     entry.refresh_from_db()
     return client.post(
         phone_url(token, "self_entry_confirm", entry_id=entry.pk),
-        {"version": entry.version, "seat": seat},
+        {"version": entry.version, "seat": seat, "seat_code": seat_code(entry.game_set, seat)},
         **JSON,
     )
 
@@ -261,7 +263,7 @@ def test_the_director_corrects_a_queued_british_hand_in_the_hand_form(british, d
     entry = SelfEntryDeal.objects.get()
     rejected = bob.post(
         phone_url(token, "self_entry_reject", entry_id=entry.pk),
-        {"version": entry.version, "seat": 2, "reason": "Bob had 50"},
+        {"version": entry.version, "seat": 2, "seat_code": seat_code(british, 2), "reason": "Bob had 50"},
         **JSON,
     )
     assert rejected.json()["message"] == "Hand 1 rejected: the director settles it."

@@ -108,6 +108,34 @@ def _private(request, response: HttpResponse, device: str) -> HttpResponse:
     return response
 
 
+def _with_seat_code(request, call):
+    """Run `call()` (a service call that proves a seat by its code) as one try of the address's seat-code
+    limit: a wrong or missing seat code counts as a wrong try (five a minute, the limit of tokens and
+    short codes, counted apart so a table whose address is locked out for wrong tokens goes on
+    entering), anything else gives the try back. Returns the call's result; raises the service's
+    refusal, or `Locked` with the seconds to wait."""
+    wait, slot = limit.claim(f"{client_ip(request)} seat codes")
+    if wait:
+        raise Locked(wait)
+    try:
+        result = call()
+    except service.SeatCodeWrong:
+        raise
+    except BaseException:
+        limit.give_back(slot)
+        raise
+    limit.give_back(slot)
+    return result
+
+
+class Locked(Exception):
+    """Too many wrong codes from this address: `wait` seconds."""
+
+    def __init__(self, wait: int) -> None:
+        super().__init__(wait)
+        self.wait = wait
+
+
 def _wants_json(request) -> bool:
     return "application/json" in request.headers.get("Accept", "")
 
@@ -238,13 +266,19 @@ def enter(request, token: str, *, key: TableKey):
             request, token, key, ok=False, message=" ".join(errors) or "Check the deal.", status=400
         )
     try:
-        saved, created = service.self_entry_submit(
-            key=key,
-            seat=request.POST.get("seat"),
-            device=device,
-            data=entry.as_data(),
-            idempotency_key=request.POST.get("idempotency_key", ""),
+        saved, created = _with_seat_code(
+            request,
+            lambda: service.self_entry_submit(
+                key=key,
+                seat=request.POST.get("seat"),
+                seat_code=request.POST.get("seat_code", ""),
+                device=device,
+                data=entry.as_data(),
+                idempotency_key=request.POST.get("idempotency_key", ""),
+            ),
         )
+    except Locked as locked:
+        return _locked(request, token, key, locked.wait)
     except service.SelfEntryResent as exc:
         # The key was sent first with other values: the phone keeps what it sent, and may send it again
         # under a fresh key (the page without script shows it in the form).
@@ -279,35 +313,47 @@ def _decide(request, token: str, key: TableKey, entry_id: int, *, rejecting: boo
         expected = int(version) if version is not None else None
     except ValueError:
         expected = None
+    proof = {
+        "key": key,
+        "entry": entry,
+        "seat": request.POST.get("seat"),
+        "seat_code": request.POST.get("seat_code", ""),
+        "device": _device(request),
+        "expected_version": expected,
+    }
     try:
         if rejecting:
-            saved = service.self_entry_reject(
-                key=key,
-                entry=entry,
-                seat=request.POST.get("seat"),
-                device=_device(request),
-                reason=request.POST.get("reason", ""),
-                expected_version=expected,
-            )
+            reason = request.POST.get("reason", "")
+            saved = _with_seat_code(request, lambda: service.self_entry_reject(reason=reason, **proof))
             message = f"{word} {saved.number} rejected: the director settles it."
         else:
-            saved = service.self_entry_confirm(
-                key=key,
-                entry=entry,
-                seat=request.POST.get("seat"),
-                device=_device(request),
-                expected_version=expected,
-            )
+            saved = _with_seat_code(request, lambda: service.self_entry_confirm(**proof))
             message = (
                 f"{word} {saved.number} confirmed and recorded."
                 if saved.status == SelfEntryDeal.Status.RECORDED
                 else f"{word} {saved.number} confirmed: it waits for the director ({saved.queue_reason})."
             )
+    except Locked as locked:
+        return _locked(request, token, key, locked.wait)
     except ValidationError as exc:
         return _answer(
             request, token, key, ok=False, message=" ".join(exc.messages), status=refusal_status(exc)
         )
     return _answer(request, token, key, ok=True, message=message, status_text=saved.get_status_display())
+
+
+def _locked(request, token: str, key: TableKey, wait: int) -> HttpResponse:
+    """Too many wrong seat codes (or tokens, or short codes) from this address: nothing was done."""
+    response = _answer(
+        request,
+        token,
+        key,
+        ok=False,
+        message=f"Too many wrong codes from this address: try again in {wait} seconds.",
+        status=429,
+    )
+    response["Retry-After"] = str(wait)
+    return response
 
 
 @require_POST

@@ -271,3 +271,20 @@ def test_the_same_key_with_the_same_values_gets_the_first_answer(client, table):
     assert again.json()["message"] == first.json()["message"]
     assert again.json()["entry"] == first.json()["entry"] and again.json()["created"] is False
     assert SelfEntryDeal.objects.count() == 1
+
+
+def test_five_wrong_seat_codes_a_minute_then_even_the_right_one_waits(client, table):
+    token = table_token(table)
+    client.get(phone_url(token))
+    for number in range(5):
+        wrong = client.post(
+            phone_url(token, "self_entry_enter"),
+            deal_one_form(table, key=f"w{number}", seat_code="ZZZZZ"),
+            **JSON,
+        )
+        assert wrong.status_code == 400 and "not seat 1's code" in wrong.json()["message"]
+    right = client.post(phone_url(token, "self_entry_enter"), deal_one_form(table, key="right"), **JSON)
+    assert right.status_code == 429 and "try again in" in right.json()["message"]
+    assert not SelfEntryDeal.objects.exists()
+    # The table's page still opens (tokens are counted apart).
+    assert client.get(phone_url(token)).status_code == 200

@@ -14,6 +14,7 @@ from self_entry_support import (
     deal_one_form,
     fresh_limits,  # noqa: F401 (autouse: no wrong tries left over)
     phone_url,
+    seat_code,
     table_token,
     turn_on,
 )
@@ -203,15 +204,20 @@ def test_the_audit_log_never_shows_a_token_or_code(client, as_director, table, d
     client.get(phone_url(token))
     client.post(phone_url(token, "self_entry_enter"), deal_one_form(table))
     entry = SelfEntryDeal.objects.get()
-    client.post(
-        phone_url(token, "self_entry_confirm", entry_id=entry.pk), {"seat": 2, "version": entry.version}
+    bob = Client(REMOTE_ADDR="10.1.1.2")
+    bob.get(phone_url(token))
+    bob.post(
+        phone_url(token, "self_entry_confirm", entry_id=entry.pk),
+        {"seat": 2, "version": entry.version, "seat_code": seat_code(table, 2)},
     )
     service.table_key_regenerate(table=table.table, user=director, reason="test")
     new = table_token(table)
-    secrets_shown = []
+    # Neither a token, a short code, a seat code nor a phone's device cookie.
+    secrets_shown = [client.cookies["kalooki_device"].value, bob.cookies["kalooki_device"].value]
     for value in (token, new):
         selector, secret = codes.split_token(value)
         secrets_shown += [value, secret, selector, codes.short_code_for(selector)]
+        secrets_shown += [codes.seat_code_for(selector, position) for position in range(1, 5)]
     logged = json.dumps(
         [[e.action, e.before, e.after, e.reason, e.object_repr] for e in AuditEntry.objects.all()],
         default=str,
