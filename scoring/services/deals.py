@@ -28,6 +28,8 @@ class DealOutcome:
     deal: Deal
     created: bool
     findings: list[Finding]
+    # The values the app works out (a later buy-in's reset) that changed with this write.
+    followed: tuple[str, ...] = ()
 
     @property
     def errors(self) -> list[Finding]:
@@ -151,6 +153,33 @@ def deal_audit_data(
     return data
 
 
+def computed_followed(
+    before: Mapping[str, Any],
+    before_deals: Sequence[Deal],
+    after: Mapping[str, Any],
+    after_deals: Sequence[Deal],
+    word: str,
+    *,
+    written: Deal | None = None,
+) -> tuple[str, ...]:
+    """What changed, between the set's sheets `before` and `after` a write (each as `sheet_from_rows`
+    read its deals), in the deals other than the one `written`: only values the app works out can
+    have moved there ("hand 3, Cy: reset_to 70 → 85")."""
+    at_before = {row.pk: index for index, row in enumerate(before_deals)}
+    changes = []
+    for index, row in enumerate(after_deals):
+        if row is written or row.pk not in at_before:
+            continue
+        old = before["deals"][at_before[row.pk]].get("results") or {}
+        new = after["deals"][index].get("results") or {}
+        for name in sorted(new):
+            for key, value in new[name].items():
+                was = old.get(name, {}).get(key)
+                if was != value:
+                    changes.append(f"{word} {row.number}, {name}: {key} {was} → {value}")
+    return tuple(changes)
+
+
 @transaction.atomic
 def deal_record(
     *,
@@ -219,11 +248,10 @@ def deal_record(
             )
     elif game.max_void_deals is not None and sum(1 for row in others if row.void) >= game.max_void_deals:
         raise field_errors({"void": f"A {game.unit} holds at most {game.max_void_deals} void {word}s."})
-    before = (
-        deal_audit_data(current, seats, game, sheet=sheet_from_rows(game_set, seats, deals), deals=deals)
-        if current
-        else None
-    )
+    # The set as read, for the audit's "before" and for what the app works out that this write moves.
+    read = deals
+    sheet_before = sheet_from_rows(game_set, seats, read) if current or game.tracks_state else None
+    before = deal_audit_data(current, seats, game, sheet=sheet_before, deals=read) if current else None
     index = placed.index
     try:
         # No savepoint: a clash is never recovered from here, it ends the whole transaction (two
@@ -251,6 +279,11 @@ def deal_record(
     verb = "corrected" if current else "recorded"
     sheet = sheet_from_rows(game_set, seats, deals)
     after = deal_audit_data(saved, seats, game, sheet=sheet, deals=deals)
+    followed: tuple[str, ...] = ()
+    if sheet_before is not None and game.tracks_state:
+        followed = computed_followed(sheet_before, read, sheet, deals, word, written=saved)
+    if followed:
+        after["followed"] = list(followed)
     findings = set_changed(game_set, user, f"{word} {saved.number} {verb}", sheet=sheet)
     audit_record(
         event=event,
@@ -261,7 +294,7 @@ def deal_record(
         after=after,
         reason=reason,
     )
-    return DealOutcome(deal=saved, created=current is None, findings=findings)
+    return DealOutcome(deal=saved, created=current is None, findings=findings, followed=followed)
 
 
 @dataclass(frozen=True)
@@ -277,6 +310,8 @@ class DealDeletion:
     next_number: int | None
     findings: list[Finding]
     word: str = "deal"
+    # The values the app works out (a later buy-in's reset) that changed with the deletion.
+    followed: tuple[str, ...] = ()
 
     def describe(self) -> str:
         """What happened, in the director's words (nothing moved but the playing order closing up)."""
@@ -292,6 +327,8 @@ class DealDeletion:
             text += f" {self.withdrawn} ruling{'s' if self.withdrawn != 1 else ''} on it withdrawn."
         if self.next_number is not None:
             text += f" Next to enter: {word} {self.next_number}."
+        if self.followed:
+            text += f" Worked out again: {'; '.join(self.followed)}."
         return text
 
 
@@ -316,7 +353,9 @@ def deal_delete(*, deal: Deal, user, reason: str, expected_version: int | None =
         raise ValidationError(f"That {word} has already been deleted.")
     check_version(current, expected_version, what=f"{word} {current.number}")
     seats = seats_of(game_set)
-    before = deal_audit_data(current, seats, game, sheet=sheet_from_rows(game_set, seats, deals), deals=deals)
+    sheet_before = sheet_from_rows(game_set, seats, deals)
+    before = deal_audit_data(current, seats, game, sheet=sheet_before, deals=deals)
+    remaining = [row for row in deals if row is not current]
     what = f"{'void ' if current.void else ''}{word} {current.number}"
     withdrawn = sheet_marks.rulings_withdraw_with_deals(
         deals=[current], user=user, event=event, reason=f"{what.capitalize()} deleted: {reason}"
@@ -329,13 +368,17 @@ def deal_delete(*, deal: Deal, user, reason: str, expected_version: int | None =
         if row.sequence > sequence:
             Deal.objects.filter(pk=row.pk).update(sequence=row.sequence - 1)
     findings = set_changed(game_set, user, f"{what} deleted")
+    followed: tuple[str, ...] = ()
+    if game.tracks_state:
+        after_sheet = sheet_from_rows(game_set, seats, remaining)
+        followed = computed_followed(sheet_before, deals, after_sheet, remaining, word)
     audit_record(
         event=event,
         action=game.action("deleted"),
         user=user,
         obj=game_set,
         before=before,
-        after=None,
+        after={"followed": list(followed)} if followed else None,
         reason=reason,
     )
     left = [(row.number, row.void) for row in deals if row.pk != current.pk]
@@ -347,4 +390,5 @@ def deal_delete(*, deal: Deal, user, reason: str, expected_version: int | None =
         next_number=game.number_after_delete(left),
         findings=findings,
         word=word,
+        followed=followed,
     )

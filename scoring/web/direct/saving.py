@@ -44,6 +44,9 @@ def record_posted(
     saved = outcome.deal
     what = f"{game.deal_word.capitalize()} {saved.number}{' (void: it is dealt again)' if saved.void else ''}"
     messages.add_message(request, *saved_words(outcome, what=what, unit=game.unit, deal_word=game.deal_word))
+    if outcome.followed:
+        # What the app works out after this hand moved with it: said, never changed silently.
+        messages.info(request, f"Worked out again: {'; '.join(outcome.followed)}.")
     return outcome
 
 

@@ -103,8 +103,10 @@ def test_a_correction_of_hand_2_changes_the_reset_of_hand_3_which_is_not_stored(
     post = posted_form(as_director, game, 2)
     post[f"{seat('Ann')}-penalty"] = "85"
     post["reason"] = "Ann's score misread"
-    response = as_director.post(url(game, "direct_deal", sequence=2), post)
-    assert response.status_code == 302, response.content.decode()[:2000]
+    response = as_director.post(url(game, "direct_deal", sequence=2), post, follow=True)
+    assert response.redirect_chain, response.content.decode()[:2000]
+    # The director is told, and the log keeps, what the app worked out again after the hand.
+    assert "Worked out again: hand 3, Cy: reset_to 70 → 85." in response.content.decode()
     cell = cy_in_hand_3(game)
     assert (cell.before_reset, cell.reset_to, cell.total) == (110, 85, 85)
     assert not [code for code in codes(game) if code[0] != "GAME_UNFINISHED"]
@@ -112,6 +114,7 @@ def test_a_correction_of_hand_2_changes_the_reset_of_hand_3_which_is_not_stored(
     assert "bought in at 85" in page and "bought in at 70" not in page
     audit = AuditEntry.objects.get(action="kalooki.hand.corrected")
     assert audit.reason == "Ann's score misread"
+    assert audit.after["followed"] == ["hand 3, Cy: reset_to 70 → 85"]
     assert (audit.before["results"]["Ann"]["penalty"], audit.after["results"]["Ann"]["penalty"]) == (70, 85)
     # Unticking the buy-in needs nothing cleared first: Cy is then out of the game in hand 3.
     post = posted_form(as_director, game, 3)
@@ -296,3 +299,18 @@ def test_a_north_american_hand_after_one_with_an_error_says_it_depends_on_it(
     assert as_director.post(url(game, "direct_deal", sequence=1), post).status_code == 302
     page = british_game_page(game)
     assert page.depends_on is None and page.seats[0].total == 70
+
+
+def test_deleting_a_hand_says_and_logs_what_the_app_worked_out_again(as_director, british_game):
+    game = record(british_game, HANDS)
+    hand = Deal.objects.get(game_set=game, number=2)
+    response = as_director.post(
+        url(game, "direct_deal_delete", sequence=hand.sequence),
+        {"version": str(hand.version), "reason": "Hand 2 belongs to another table", "confirm": "on"},
+        follow=True,
+    )
+    # Without hand 2 Cy is at 90 in hand 3, not over the limit: no reset is invented, and it is said.
+    assert "Worked out again: hand 3, Cy: reset_to 70 → 90." in response.content.decode()
+    assert ("BUY_IN_NOT_OVER", 3, "Cy") in codes(game)
+    audit = AuditEntry.objects.get(action="kalooki.hand.deleted")
+    assert audit.after == {"followed": ["hand 3, Cy: reset_to 70 → 90"]}
