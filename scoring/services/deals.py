@@ -164,7 +164,7 @@ def computed_followed(
 ) -> tuple[str, ...]:
     """What changed, between the set's sheets `before` and `after` a write (each as `sheet_from_rows`
     read its deals), in the deals other than the one `written`: only values the app works out can
-    have moved there ("hand 3, Cy: reset_to 70 → 85")."""
+    have moved there ("hand 3, Cy's reset: 70 → 85")."""
     at_before = {row.pk: index for index, row in enumerate(before_deals)}
     changes = []
     for index, row in enumerate(after_deals):
@@ -176,7 +176,8 @@ def computed_followed(
             for key, value in new[name].items():
                 was = old.get(name, {}).get(key)
                 if was != value:
-                    changes.append(f"{word} {row.number}, {name}: {key} {was} → {value}")
+                    what = "reset" if key == "reset_to" else key.replace("_", " ")
+                    changes.append(f"{word} {row.number}, {name}'s {what}: {was} → {value}")
     return tuple(changes)
 
 

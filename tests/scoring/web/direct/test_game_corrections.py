@@ -7,6 +7,7 @@ they depend on it (British and North American games alike)."""
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 import pytest
@@ -106,7 +107,7 @@ def test_a_correction_of_hand_2_changes_the_reset_of_hand_3_which_is_not_stored(
     response = as_director.post(url(game, "direct_deal", sequence=2), post, follow=True)
     assert response.redirect_chain, response.content.decode()[:2000]
     # The director is told, and the log keeps, what the app worked out again after the hand.
-    assert "Worked out again: hand 3, Cy: reset_to 70 → 85." in response.content.decode()
+    assert "Worked out again: hand 3, Cy's reset: 70 → 85." in html.unescape(response.content.decode())
     cell = cy_in_hand_3(game)
     assert (cell.before_reset, cell.reset_to, cell.total) == (110, 85, 85)
     assert not [code for code in codes(game) if code[0] != "GAME_UNFINISHED"]
@@ -114,7 +115,7 @@ def test_a_correction_of_hand_2_changes_the_reset_of_hand_3_which_is_not_stored(
     assert "bought in at 85" in page and "bought in at 70" not in page
     audit = AuditEntry.objects.get(action="kalooki.hand.corrected")
     assert audit.reason == "Ann's score misread"
-    assert audit.after["followed"] == ["hand 3, Cy: reset_to 70 → 85"]
+    assert audit.after["followed"] == ["hand 3, Cy's reset: 70 → 85"]
     assert (audit.before["results"]["Ann"]["penalty"], audit.after["results"]["Ann"]["penalty"]) == (70, 85)
     # Unticking the buy-in needs nothing cleared first: Cy is then out of the game in hand 3.
     post = posted_form(as_director, game, 3)
@@ -310,7 +311,7 @@ def test_deleting_a_hand_says_and_logs_what_the_app_worked_out_again(as_director
         follow=True,
     )
     # Without hand 2 Cy is at 90 in hand 3, not over the limit: no reset is invented, and it is said.
-    assert "Worked out again: hand 3, Cy: reset_to 70 → 90." in response.content.decode()
+    assert "Worked out again: hand 3, Cy's reset: 70 → 90." in html.unescape(response.content.decode())
     assert ("BUY_IN_NOT_OVER", 3, "Cy") in codes(game)
     audit = AuditEntry.objects.get(action="kalooki.hand.deleted")
-    assert audit.after == {"followed": ["hand 3, Cy: reset_to 70 → 90"]}
+    assert audit.after == {"followed": ["hand 3, Cy's reset: 70 → 90"]}
