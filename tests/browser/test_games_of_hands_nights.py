@@ -311,7 +311,9 @@ def british_night(page, base: str) -> Event:
     add_and_seat_round(page, 1, method="random", seed=20)
     tables = seated(event)
     assert [len(names) for names in tables.values()] == [5, 5]
-    expect(page.locator(".messages")).to_contain_text("5")
+    # The round's tables count hands, as the game is played.
+    expect(page.locator("section.entry-round thead")).to_contain_text("Hands")
+    expect(page.locator(".messages")).to_contain_text("10 players: 2 tables of 5")
 
     # Table 1 typed hand by hand from its paper, hand 1 with a misread that a later reset builds on until
     # hand 1 is corrected (with a reason): the reset then follows.
@@ -363,6 +365,7 @@ def north_american_night(page, base: str) -> Event:
     add_and_seat_round(page, 1, method="random", seed=21)
     tables = seated(event)
     assert sorted(len(names) for names in tables.values()) == [5, 6]
+    expect(page.locator(".messages")).to_contain_text("11 players: 1 table of 6, 1 table of 5")
 
     rules = ruleset_from("north-american", {"hands": 3})
     six = next(number for number, names in tables.items() if len(names) == 6)
