@@ -68,4 +68,4 @@ def prize_list_html(prizes: PrizeList) -> str:
 
 def render_prize_list(prizes: PrizeList) -> bytes:
     """The prize list to pin up and pay from: each group's prizes as set and who won what."""
-    return write_pdf(prize_list_html(prizes))
+    return write_pdf(prize_list_html(prizes), tagged=True)

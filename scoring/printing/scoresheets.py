@@ -89,9 +89,14 @@ def print_css(paper: str = "A4") -> str:
     return f"{source}\n@page {{ size: {size} portrait; }}\n@page sheet {{ size: {size} landscape; }}\n"
 
 
-def write_pdf(html: str) -> bytes:
+def write_pdf(html: str, *, tagged: bool = False) -> bytes:
     """Lay out one self-contained HTML document and return the PDF bytes. WeasyPrint may load nothing
-    but data: URLs and the app's own static files (`scoring.printing.pdf_fetcher`)."""
+    but data: URLs and the app's own static files (`scoring.printing.pdf_fetcher`).
+
+    `tagged` adds the document's structure (headings, tables, their header cells) for screen readers
+    (WeasyPrint's `pdf_tags`): the lists people read — standings, seasons, prizes, rating lists, seating.
+    Round packs stay untagged: they are printed, not read on a screen, and tags cost layout time on the
+    packs `make bench` holds to its print target."""
     # Imported here, not at the top: loading WeasyPrint and Pango takes most of a second, which
     # every page, command and worker would otherwise pay at start-up without printing anything.
     from weasyprint import HTML
@@ -99,7 +104,7 @@ def write_pdf(html: str) -> bytes:
     from .pdf_fetcher import BASE_URL, AppFilesFetcher
 
     with collector_paused():
-        return HTML(string=html, base_url=BASE_URL, url_fetcher=AppFilesFetcher()).write_pdf()
+        return HTML(string=html, base_url=BASE_URL, url_fetcher=AppFilesFetcher()).write_pdf(pdf_tags=tagged)
 
 
 # --- HTML (pure: plain data in, one document out) ---------------------------------------------------
@@ -273,9 +278,9 @@ def render_standings(*, event, round_number: int | None = None, provisional: boo
         british = british_printed.british_standings_sheet(
             event, round_number=round_number, provisional=provisional
         )
-        return write_pdf(standings_html(british, template="pdf/british_standings.html"))
+        return write_pdf(standings_html(british, template="pdf/british_standings.html"), tagged=True)
     standings = printed.standings_sheet(event, round_number=round_number, provisional=provisional)
-    return write_pdf(standings_html(standings))
+    return write_pdf(standings_html(standings), tagged=True)
 
 
 def standings_pdf_name(event, *, round_number: int | None = None, provisional: bool = False) -> str:
@@ -287,12 +292,12 @@ def standings_pdf_name(event, *, round_number: int | None = None, provisional: b
 
 def render_seating(*, round) -> bytes:
     """A round's seating: by player name (table and seat), then by table."""
-    return write_pdf(seating_html(printed.round_seating(round)))
+    return write_pdf(seating_html(printed.round_seating(round)), tagged=True)
 
 
 def render_season_standings(sheet: SeasonSheet) -> bytes:
     """A season's standings: each event's points, the total and the tie-breaks, header on every page."""
-    return write_pdf(season_html(sheet))
+    return write_pdf(season_html(sheet), tagged=True)
 
 
 def published_list_html(published, rows, *, official: bool) -> str:
@@ -312,4 +317,4 @@ def published_list_html(published, rows, *, official: bool) -> str:
 
 def render_published_list(published, rows, *, official: bool) -> bytes:
     """A published rating list as printed: its rows exactly as published, header on every page."""
-    return write_pdf(published_list_html(published, rows, official=official))
+    return write_pdf(published_list_html(published, rows, official=official), tagged=True)

@@ -13,14 +13,17 @@ import csv
 import doctest
 import html
 import io
+import itertools
 import re
 
 import openpyxl
+import pdfplumber
 import pytest
 from django.core.management import call_command
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
+from pypdf import PdfReader
 
 from adjudication.engine.north_american_simulator import simulate_north_american_sheet
 from adjudication.engine.rules import ruleset_from
@@ -35,7 +38,9 @@ from tests.scoring.game_seam_support import GAME_TO_BOB, THREE, record_hands, ve
 OPEN, NIGHT, BRITISH, KALUKI, SEASON = "x-open", "x-night", "x-british", "x-kaluki", "x-season"
 GAMES = {OPEN: "jamaican", BRITISH: "british", KALUKI: "north-american"}
 ACCENTED = "Zoë Ångström"
-FOUR = (ACCENTED, "Bob", "Cy", "Dee")
+# A name without a space, longer than a sheet's column is wide.
+LONG = "Wolfeschlegelsteinhausenbergerdorffvoralternwarengewissenhaft"
+FOUR = (ACCENTED, "Bob", "Cy", LONG)
 FIVE = ("Ann", "Bob", "Cy", "Dee", "Eve")
 BOM = b"\xef\xbb\xbf"
 # Each test in its own savepoint over the module's world.
@@ -291,12 +296,83 @@ def test_every_file_is_named_by_its_view(client, demo):
     assert named(f"/e/{OPEN}/r/1/t/1/", {}, "xlsx") == f"{OPEN}-round-1-table-1.xlsx"
     assert named("/ratings/", {"game": "british"}, "xlsx") == "ratings-british.xlsx"
     assert named(f"/seasons/{SEASON}/", {}, "csv") == f"{SEASON}-standings.csv"
-    # The standings PDF too, for every game and view (one view a game: each PDF is laid out).
+
+
+def is_tagged(pdf: bytes) -> bool:
+    """A tagged PDF: marked content and a structure tree a screen reader follows, in the document's
+    language."""
+    root = PdfReader(io.BytesIO(pdf)).trailer["/Root"]
+    return (
+        "/StructTreeRoot" in root
+        and bool(root["/MarkInfo"].get_object().get("/Marked"))
+        and root.get("/Lang") == "en"
+    )
+
+
+def test_the_pdfs_people_read_are_tagged_and_named_by_their_view(client, demo):
+    def pdf(address, query=None):
+        response = get(client, address, query or {})
+        assert response["Content-Type"] == "application/pdf", address
+        return disposition(response), response.content
+
+    # The standings of every game, each in another view (each PDF is laid out: one a game).
     views = {OPEN: {}, BRITISH: {"provisional": "1"}, KALUKI: {"round": "1", "provisional": "1"}}
     tags = {OPEN: "after-round-1", BRITISH: "provisional", KALUKI: "provisional-round-1"}
     for slug, query in views.items():
-        pdf = reverse("scoring:pdf_standings", kwargs={"slug": slug})
-        assert named(pdf, query) == f"{slug}-standings-{tags[slug]}.pdf"
+        name, data = pdf(reverse("scoring:pdf_standings", kwargs={"slug": slug}), query)
+        assert name == f"{slug}-standings-{tags[slug]}.pdf"
+        assert is_tagged(data), slug
+    published = PublishedList.objects.get().slug
+    others = {
+        f"{SEASON}-standings.pdf": reverse("scoring:season_pdf", kwargs={"slug": SEASON}),
+        f"{OPEN}-prizes.pdf": reverse("scoring:pdf_prizes", kwargs={"slug": OPEN}),
+        f"{published}-official.pdf": reverse("scoring:published_pdf", kwargs={"slug": published}),
+        f"{BRITISH}-r1-seating.pdf": reverse("scoring:pdf_seating", kwargs={"slug": BRITISH, "number": 1}),
+    }
+    for expected, address in others.items():
+        name, data = pdf(address)
+        assert name == expected
+        assert is_tagged(data), expected
+
+
+def overlapping_characters(page) -> list[str]:
+    """Characters drawn over another on the same line: text running out of its cell into the next."""
+    lines: dict[int, list] = {}
+    for char in page.chars:
+        if char["text"].strip():
+            lines.setdefault(round(char["top"]), []).append(char)
+    found = []
+    for chars in lines.values():
+        chars.sort(key=lambda char: char["x0"])
+        for before, after in itertools.pairwise(chars):
+            # More than kerning ("Ta"): a good part of the narrower character.
+            narrower = min(before["x1"] - before["x0"], after["x1"] - after["x0"])
+            if before["x1"] - after["x0"] > 0.4 * narrower:
+                found.append(before["text"] + after["text"])
+    return found
+
+
+def test_a_long_name_wraps_in_its_cell_and_a_verified_sheet_says_its_code_opens_a_read_only_page(
+    client, demo
+):
+    from django.contrib.auth import get_user_model
+
+    client.force_login(get_user_model().objects.get(username="export-director"))
+    sheet = get(
+        client, reverse("scoring:pdf_table_sheet", kwargs={"slug": OPEN, "number": 1, "table": 1}), {}
+    )
+    standings_pdf = get(client, reverse("scoring:pdf_standings", kwargs={"slug": OPEN}), {})
+    for data in (sheet.content, standings_pdf.content):
+        with pdfplumber.open(io.BytesIO(data)) as document:
+            page = document.pages[0]
+            assert overlapping_characters(page) == []
+            assert max(char["x1"] for char in page.chars) < page.width
+            text = page.extract_text()
+        # Wrapped: the name starts in its cell, the rest on the lines below.
+        assert LONG[:8] in text and LONG not in text
+    printed = " ".join(PdfReader(io.BytesIO(sheet.content)).pages[0].extract_text().split())
+    assert "scan to see this table's results (read-" in printed
+    assert "scan to enter deals" not in printed
 
 
 def public_pages() -> dict[str, str]:
