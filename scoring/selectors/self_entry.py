@@ -4,10 +4,12 @@ whatever the event size."""
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.db.models import Count, Max, Sum
 from django.urls import reverse
 
 from ..games import game_of
@@ -52,6 +54,22 @@ def key_for_short_code(event: Event, table_number: int, code: str) -> TableKey |
     return None
 
 
+OPEN = (SelfEntryDeal.Status.WAITING, SelfEntryDeal.Status.QUEUED)
+
+
+def table_stamp(key: TableKey) -> str:
+    """What a table's phone page shows changes with this: the set's version and status, the table's
+    entries and their versions, self-entry's mode and the key's state. The page's ETag, so a phone asks
+    again with a conditional request and gets a 304 while nothing changed. Two queries."""
+    game_set = GameSet.objects.filter(table_id=key.table_id).values_list("version", "status").first()
+    entries = SelfEntryDeal.objects.filter(game_set__table_id=key.table_id).aggregate(
+        count=Count("pk"), versions=Sum("version"), last=Max("pk")
+    )
+    event = key.table.round.event
+    parts = [*(game_set or ()), *entries.values(), event.self_entry, key.retired_at is not None]
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:20]
+
+
 def phone_path(key: TableKey) -> str:
     return reverse("scoring:self_entry_phone", kwargs={"token": token_for(key.selector)})
 
@@ -67,6 +85,7 @@ class PhoneEntry:
     status_text: str
     entered_seat: int
     entered_by: str
+    confirmed_seat: int | None
     confirmed_by: str
     objection: str
     queue_reason: str
@@ -104,6 +123,47 @@ class PhonePage:
     closed_because: str
     waiting: list[PhoneEntry]
     settled: list[PhoneEntry]
+
+    @property
+    def held(self) -> PhoneEntry | None:
+        """The entry of the deal due that waits (for confirmation or the director): while it does, the
+        page offers no form for that deal (a second entry would only be a conflict)."""
+        entries = [*self.waiting, *self.settled]
+        number = self.next_number
+        return next((item for item in entries if item.number == number and item.status in OPEN), None)
+
+    @property
+    def status(self) -> str:
+        """What the table's page says of its state, in the status region beside the controls."""
+        word = self.game.deal_word
+        if not self.accepting:
+            return self.closed_because
+        if self.waiting:
+            item = self.waiting[0]
+            return (
+                f"{word.capitalize()} {item.number} sent: waiting for confirmation by another seat (entered "
+                f"by seat {item.entered_seat}, {item.entered_by}). Another player confirms it on their own "
+                "phone with their seat code."
+            )
+        held = self.held
+        if held is not None and held.objection:
+            return (
+                f"{word.capitalize()} {held.number} was rejected by seat {held.confirmed_seat} "
+                f"({held.confirmed_by}): “{held.objection}”. It waits for the director, who settles it: "
+                "do not enter it again."
+            )
+        if held is not None:
+            return (
+                f"{word.capitalize()} {held.number} waits for the director ({held.queue_reason}). Nothing to "
+                "do at the table: the director settles it."
+            )
+        latest = self.settled[0] if self.settled else None
+        due = f"{word} {self.next_number}: type it, then send it."
+        if latest is not None and latest.status == SelfEntryDeal.Status.RECORDED:
+            return f"{word.capitalize()} {latest.number} confirmed and recorded. Next, {due}"
+        if latest is not None and latest.status == SelfEntryDeal.Status.DISMISSED:
+            return f"The director set aside the table's entry of {word} {latest.number}. Next, {due}"
+        return due[0].upper() + due[1:]
 
     @property
     def next_number(self) -> int | None:
@@ -151,6 +211,7 @@ def _phone_entry(
         status_text=entry.get_status_display(),
         entered_seat=entry.entered_seat,
         entered_by=names.get(entry.entered_seat, ""),
+        confirmed_seat=entry.confirmed_seat,
         confirmed_by=names.get(entry.confirmed_seat or 0, ""),
         objection=entry.objection,
         queue_reason=entry.queue_reason,

@@ -45,6 +45,19 @@ def phone(browser, address: str):
     return context, page
 
 
+def status_in_view(page, text: str) -> None:
+    """The status region says `text` within 5 seconds (no reload asked), lies inside the 390×844
+    viewport, and the page has no serious accessibility violation (issue 23, item 1)."""
+    from playwright.sync_api import expect
+
+    bar = page.locator("#phone-status-bar")
+    expect(bar).to_contain_text(text, timeout=5000)
+    box = bar.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["y"] >= 0
+    assert box["x"] + box["width"] <= 390 and box["y"] + box["height"] <= 844
+    assert serious_violations(page) == []
+
+
 def code_of(game_set, seat: int) -> str:
     """The seat code printed beside the player of `seat` on the table's sheet."""
     from tests.scoring.self_entry_support import seat_code
@@ -137,6 +150,12 @@ def test_two_phones_enter_and_confirm_the_director_settles_the_queue(
         waiting.locator("textarea").fill("Bob had 61, not 71")
         waiting.locator("text=Reject: the director settles it").click()
         expect(bob.locator("text=Deal 2: Waiting for the director")).to_be_visible()
+        # Ann's phone shows it by itself: the deal's state and what happens next, and no form for deal 2.
+        status_in_view(
+            ann, "Deal 2 was rejected by seat 3 (Cy): “Bob had 61, not 71”. It waits for the director"
+        )
+        expect(ann.locator("#deal-form")).to_have_count(0)
+        screenshot(ann, "self-entry-rejected", full_page=False)
 
         log_in(page, base, f"/e/{event.slug}/direct/")
         queue = page.locator(".self-entry-queue")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import horizontal_overflow, screenshot, serious_violations
-from .test_self_entry import phone, prove
+from .test_self_entry import phone, prove, status_in_view
 
 pytestmark = pytest.mark.browser
 THREE = ("Ann", "Bob", "Cy")
@@ -71,21 +71,26 @@ def test_a_british_hand_entered_and_confirmed_from_two_phones(live_server, brows
             lines={2: {"penalty": "60"}, 3: {"hand": "KS QS JS 10S KH 9C 8C 7C 6C 5C 4D 3D 3H"}},
         )
         assert horizontal_overflow(ann) == 0
-        assert serious_violations(ann) == []
+        status_in_view(ann, "Hand 1: type it, then send it.")
         screenshot(ann, "self-entry-british-hand")
         ann.click("text=Send hand 1")
         expect(ann.locator(".phone-waiting h2").first).to_have_text("Hand 1: waiting for confirmation")
         expect(ann.locator(".phone-waiting")).to_contain_text("Cy: score 95")
+        status_in_view(ann, "Hand 1 sent: waiting for confirmation by another seat")
 
-        # Bob confirms it on his own phone: recorded through the director's deal_record.
-        bob.reload()
+        # Bob's phone shows the hand to confirm by itself (no reload); he confirms it on his phone.
+        expect(bob.locator(".phone-waiting h2").first).to_have_text(
+            "Hand 1: waiting for confirmation", timeout=5000
+        )
         expect(bob.locator("#phone-entry-heading")).to_have_count(0)
-        assert serious_violations(bob) == []
+        status_in_view(bob, "Hand 1 sent: waiting for confirmation")
         waiting = bob.locator(".phone-waiting").first
         prove(waiting.locator(".phone-decide"), british_game, 2)
         waiting.locator("text=Confirm hand 1").click()
         expect(bob.locator("text=Hand 1: Recorded")).to_be_visible()
         assert Deal.objects.filter(game_set=british_game, number=1).count() == 1
+        # Ann's phone says so by itself within 5 seconds.
+        status_in_view(ann, "Hand 1 confirmed and recorded. Next, hand 2")
 
         # Hand 2 on Bob's phone: he goes over 100 and buys in; the reset shows as it is typed (B7).
         fill_hand(
@@ -106,13 +111,10 @@ def test_a_british_hand_entered_and_confirmed_from_two_phones(live_server, brows
         waiting = bob.locator(".phone-waiting").first
         prove(waiting.locator(".phone-decide"), british_game, 1)
         waiting.locator("text=Confirm hand 2").click()
-        expect(bob.locator("#phone-problem, .notice--findings").first).to_contain_text(
-            "This phone entered hand 2"
-        )
+        status_in_view(bob, "This phone entered hand 2")
         assert SelfEntryDeal.objects.get(game_set=british_game, number=2).status == "waiting"
 
-        # Ann confirms as seat 1 on her phone; the phones' grid shows the game as recorded.
-        ann.reload()
+        # Ann confirms as seat 1 on her phone (it showed hand 2 by itself); the grid shows the game.
         waiting = ann.locator(".phone-waiting").first
         expect(waiting).to_contain_text("Hand 2: waiting for confirmation")
         prove(waiting.locator(".phone-decide"), british_game, 1)
@@ -137,8 +139,12 @@ def test_a_british_hand_entered_and_confirmed_from_two_phones(live_server, brows
         a_context.set_offline(True)
         ann.click("text=Send hand 3")
         expect(ann.locator("#phone-outbox")).to_be_visible()
+        status_in_view(ann, "Saved on this phone, not sent yet")
+        screenshot(ann, "self-entry-british-offline", full_page=False)
         a_context.set_offline(False)
         expect(ann.locator(".phone-waiting")).to_contain_text("Hand 3: waiting for confirmation")
+        status_in_view(ann, "Sent after the network came back. Hand 3 sent: waiting for confirmation")
+        screenshot(ann, "self-entry-british-reconnected", full_page=False)
         ann.wait_for_timeout(4500)
         assert SelfEntryDeal.objects.filter(game_set=british_game, number=3).count() == 1
     finally:

@@ -114,3 +114,30 @@ def test_the_sets_history_names_the_seats_and_phones_of_a_self_entered_deal(game
     assert f"entered by seat 1 (Ann) on phone {ann_mark}" in history
     assert f"confirmed by seat 2 (Bob) on phone {bob_mark}" in history
     assert ann.cookies["kalooki_device"].value not in history
+
+
+def test_the_page_tells_its_state_and_answers_304_while_nothing_changed(game_set, director):
+    """Issue 23, item 1: the status region says each state; the page's ETag is the table's stamp."""
+    token, ann, entry = entered(game_set, director, "record")
+    page = ann.get(phone_url(token))
+    tag = page["ETag"]
+    assert 'id="phone-status" role="status" aria-live="polite"' in page.content.decode()
+    assert (
+        "Deal 1 sent: waiting for confirmation by another seat (entered by seat 1, Ann)"
+        in page.content.decode()
+    )
+    assert ann.get(phone_url(token), HTTP_IF_NONE_MATCH=tag).status_code == 304
+    # Bob rejects it: the stamp moves; the page says what happens next and offers no form for deal 1.
+    bob = Client(REMOTE_ADDR="10.4.0.2")
+    bob.get(phone_url(token))
+    entry.refresh_from_db()
+    bob.post(
+        phone_url(token, "self_entry_reject", entry_id=entry.pk),
+        {"version": entry.version, "seat": 3, "seat_code": seat_code(game_set, 3), "reason": "Bob had 61"},
+    )
+    changed = ann.get(phone_url(token), HTTP_IF_NONE_MATCH=tag)
+    assert changed.status_code == 200 and changed["ETag"] != tag
+    text = changed.content.decode()
+    assert "Deal 1 was rejected by seat 3 (Cy): “Bob had 61”. It waits for the director" in text
+    assert "data-self-entry-form" not in text
+    assert ann.get(phone_url(token), HTTP_IF_NONE_MATCH=changed["ETag"]).status_code == 304

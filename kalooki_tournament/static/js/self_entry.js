@@ -71,7 +71,8 @@
       // Answered: saved (or refused, with the reason) — either way nothing is left to send.
       write(storageKey, null);
       if (result.answer.ok) {
-        try { window.sessionStorage.setItem("kalooki:self-entry:flash", result.answer.message); } catch (e) { /* no flash */ }
+        var said = (pending.offline ? "Sent after the network came back. " : "") + result.answer.message;
+        try { window.sessionStorage.setItem("kalooki:self-entry:flash", said); } catch (e) { /* no flash */ }
         window.location.reload();
       } else {
         showProblem(result.answer.message);
@@ -79,6 +80,8 @@
       }
     }).catch(function () {
       sending = false;
+      // Not sent: remembered, so the page can say it went once the network came back.
+      if (!pending.offline) { pending.offline = true; write(storageKey, pending); }
       showOutbox(true);
       schedule();
     });
@@ -134,8 +137,10 @@
       note.className = "notice notice--success";
       note.setAttribute("role", "status");
       note.textContent = flash;
+      // In the status region at the foot of the screen, where the player looks.
+      var bar = document.getElementById("phone-status-bar");
       var main = document.getElementById("main");
-      if (main) { main.insertBefore(note, main.firstChild); }
+      if (bar) { bar.insertBefore(note, bar.firstChild); } else if (main) { main.insertBefore(note, main.firstChild); }
     }
   } catch (e) { /* no flash */ }
 

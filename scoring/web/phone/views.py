@@ -27,7 +27,14 @@ from django.views.decorators.http import require_http_methods, require_POST
 from kalooki_tournament.ratelimit import client_ip
 
 from ...models import Event, SelfEntryDeal, TableKey
-from ...selectors.self_entry import PhonePage, key_for_short_code, key_for_token, phone_page, phone_path
+from ...selectors.self_entry import (
+    PhonePage,
+    key_for_short_code,
+    key_for_token,
+    phone_page,
+    phone_path,
+    table_stamp,
+)
 from ...selectors.set_page import deal_preview
 from ...self_entry_codes import secret_for, split_token
 from ...services import self_entry as service
@@ -146,7 +153,7 @@ def _entry_form(page: PhonePage, data=None, *, offered: bool = False) -> DealEnt
     number = page.next_number
     if not page.accepting or number is None:
         return None
-    if offered and any(item.number == number for item in page.waiting):
+    if offered and page.held is not None:
         return None
     players = [seat.player for seat in page.seats]
     if page.hands is not None:
@@ -168,6 +175,7 @@ def _entry_form(page: PhonePage, data=None, *, offered: bool = False) -> DealEnt
 
 
 def _page(request, token: str, key: TableKey, *, status: int = 200, **extra: Any) -> HttpResponse:
+    extra.setdefault("stamp", table_stamp(key))
     page = phone_page(key)
     device = _device(request) or secrets.token_urlsafe(18)
     entry = extra.pop("entry", None) or _entry_form(page, offered=True)
@@ -205,8 +213,17 @@ def _page(request, token: str, key: TableKey, *, status: int = 200, **extra: Any
 @require_http_methods(["GET", "HEAD"])
 @token_view
 def phone(request, token: str, *, key: TableKey):
-    """The table's phone page (read-only when the key is retired or the set verified)."""
-    return _page(request, token, key)
+    """The table's phone page (read-only when the key is retired or the set verified). Its ETag is the
+    table's stamp: the page's script asks again every few seconds with If-None-Match and gets a 304
+    while nothing at the table changed (static/js/phone_live.js)."""
+    stamp = table_stamp(key)
+    if request.headers.get("If-None-Match", "").strip('W/"') == stamp:
+        response = HttpResponse(status=304)
+        response["ETag"] = f'"{stamp}"'
+        return _private(request, response, _device(request) or secrets.token_urlsafe(18))
+    response = _page(request, token, key, stamp=stamp)
+    response["ETag"] = f'"{stamp}"'
+    return response
 
 
 @require_POST

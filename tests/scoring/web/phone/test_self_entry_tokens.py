@@ -135,6 +135,11 @@ def test_a_regenerated_token_opens_the_sheet_read_only_and_accepts_nothing(clien
     assert waiting.status == SelfEntryDeal.Status.QUEUED
     new = table_token(table)
     assert new != old
+    # The new code's page says what became of deal 1 (no second form for it while it waits).
+    text = client.get(phone_url(new)).content.decode()
+    assert "Deal 1 waits for the director (the table&#x27;s code was changed before it was confirmed)" in text
+    assert "data-self-entry-form" not in text
+    service.self_entry_dismiss(entry=waiting, user=director, reason="entered again at the new code")
     assert "data-self-entry-form" in client.get(phone_url(new)).content.decode()
 
 
