@@ -175,6 +175,10 @@ STORAGES = {
     },
 }
 WHITENOISE_USE_FINDERS = DEBUG
+# Away from the venue (DEBUG) a static file is looked up when it is asked for, as runserver does; in
+# venue mode the files are listed once when the server starts. (whitenoise's own default reads DEBUG
+# when each handler starts, and the test runner turns DEBUG off: every test client listed every file.)
+WHITENOISE_AUTOREFRESH = DEBUG
 
 # REDIS_URL (redis://host:6379/N, a database of the app's own: the tests empty it) makes Redis the cache
 # every worker and app server shares: cached pages, the results generation and the log-in counters.
