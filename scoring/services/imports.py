@@ -20,7 +20,7 @@ from ..errors import field_errors, prefixed_errors
 from ..games import game_of
 from ..models import Deal, Entry, Event, GameSet, Player, Seat
 from ..names import checked_name, control_problem, look_alike_message, name_key, skeleton
-from ..sheets import seats_of, sheet_for_set
+from ..sheets import seats_of, sheet_for_set, sheet_from_rows
 from .deals import write_deal
 from .entries import name_taken, next_unseated_round
 from .guards import SetLocked, check_version, describe_set, locked_set, set_changed, touch_results
@@ -432,6 +432,7 @@ def sheet_import(
         game_set.table.save(update_fields=["first_dealer"])
     _apply_substitutes(seats, data.get("substitutes") or [], event)
     game = game_of(event)
+    written = []
     for index, read in enumerate(sheet.deals):
         where = f"deals[{index}]"
         # The engine read the whole sheet (the spec's limits); storing each deal needs the rest.
@@ -453,16 +454,22 @@ def sheet_import(
                 ) from None
             except ValidationError as exc:
                 raise prefixed_errors(exc, where) from None
+        written.append(deal)
         if game.rulings:
-            sheet_marks.rulings_sync_from_results(deal=deal, user=user, rules=rules)
-    set_changed(game_set, user, "sheet imported")
+            # The set's deals were deleted above: this one is new, with its results as just stored.
+            sheet_marks.rulings_sync_from_results(
+                deal=deal, user=user, rules=rules, results=deal.results.all(), new=True
+            )
+    # The set as now stored, from the rows just written (no reading back): checked, then audited.
+    after = sheet_from_rows(game_set, seats, written)
+    set_changed(game_set, user, "sheet imported", sheet=after)
     audit_record(
         event=event,
         action="kalooki.set.imported",
         user=user,
         obj=game_set,
         before=before if before["deals"] else None,
-        after=sheet_for_set(game_set),
+        after=after,
         reason=reason,
     )
     return game_set
