@@ -12,6 +12,7 @@ names the place. Events written by hand elsewhere go through the same checks.
   table's sheet, the archive's one way in for a deal)
 - `export`: `event_export`, `archive_dumps`
 - `restore`: `event_import` writes the plan through the services
+- `door`: the door's part (issue 26): check-ins, the waitlist, fees, prizes, players' parish and consent
 
 Callers import from the package (`from adjudication.archive import event_import`); modules inside it
 import each other directly.

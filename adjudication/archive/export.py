@@ -23,6 +23,7 @@ from scoring.models import Entry, Event, Round, Table
 
 from ..models import AuditEntry, Ruling
 from ..rulings import rulings_that_added_points
+from .door import door_export, player_extras
 from .reading import EVENT_FORMAT
 
 
@@ -34,6 +35,9 @@ def event_export(*, event: Event, audit: bool = True) -> dict[str, Any]:
         "players": _players(event),
         "rounds": _rounds(event),
     }
+    door = door_export(event)
+    if door is not None:
+        data["door"] = door
     if audit:
         entries = AuditEntry.objects.filter(event=event).order_by("created_at", "pk")
         data["audit"] = [_audit_item(entry) for entry in entries]
@@ -70,6 +74,7 @@ def _event_head(event: Event) -> dict[str, Any]:
 
 def _players(event: Event) -> list[dict[str, Any]]:
     players = []
+    extras = player_extras(event)
     for entry in Entry.objects.filter(event=event).select_related("player").order_by("pk"):
         item: dict[str, Any] = {
             "name": entry.player.name,
@@ -80,6 +85,7 @@ def _players(event: Event) -> list[dict[str, Any]]:
             item["withdrawn"] = True
         if entry.first_round != 1:
             item["first_round"] = entry.first_round
+        item.update(extras.get(entry.pk, {}))
         players.append(item)
     return players
 

@@ -9,7 +9,7 @@ and audit entries that cannot be understood are counted, not refused. Unknown fi
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -23,6 +23,7 @@ from scoring.names import checked_name, control_problem, look_alike_message, ske
 from ..audit import ArchivedEntry
 from ..models import Ruling
 from ..rulings import ArchivedRuling
+from .door import read_door, read_player_extras
 from .sheet_reading import read_sheet
 from .values import (
     ArchiveError,
@@ -48,6 +49,8 @@ class PlayerPlan:
     membership: str
     withdrawn: bool
     first_round: int | None
+    # Issue 26: the parish and the consent to public lists (`door.read_player_extras`).
+    extras: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -90,6 +93,8 @@ class ArchivePlan:
     rounds: tuple[RoundPlan, ...]
     audit: tuple[ArchivedEntry, ...]
     audit_not_understood: int
+    # Issue 26: the door's part, checked (`door.read_door`); None when the archive has none.
+    door: dict[str, Any] | None = None
 
 
 def read_archive(data: Any, *, slug: str = "") -> ArchivePlan:
@@ -118,6 +123,7 @@ def read_archive(data: Any, *, slug: str = "") -> ArchivePlan:
         rounds=rounds,
         audit=understood,
         audit_not_understood=len(audit) - len(understood),
+        door=read_door(top.get("door"), {player.name for player in players}),
     )
 
 
@@ -200,6 +206,7 @@ def read_players(raw: Any) -> tuple[PlayerPlan, ...]:
                 membership=membership,
                 withdrawn=flag_at(item.get("withdrawn"), f"{path}.withdrawn"),
                 first_round=whole_at(item.get("first_round"), f"{path}.first_round", optional=True),
+                extras=read_player_extras(item, path),
             )
         )
     return tuple(players)

@@ -25,6 +25,7 @@ from django.db import IntegrityError, transaction
 
 from scoring import services
 from scoring.models import TIEBREAKS, Entry, Event, GameSet, Round
+from scoring.services.door import door_restore
 
 from ..audit import audit_record, audit_restore
 from ..rulings import ruling_restore
@@ -156,6 +157,13 @@ def _import(plan: ArchivePlan, *, user, slug: str, replace: bool, reopen: bool) 
         if report.refused:
             # Raised inside the transaction: nothing is written.
             raise ArchiveError("", _refusal(report.refused))
+        # Issue 26: check-ins, the waitlist, fees, the prize table; players' parish and consent.
+        door_restore(
+            event=event,
+            user=user,
+            door=plan.door,
+            extras={player.name: player.extras for player in plan.players if player.extras},
+        )
         audit_restore(event=event, entries=plan.audit)
         if plan.audit_not_understood:
             report.notes.append(f"audit: {plan.audit_not_understood} entr(ies) not understood, ignored")

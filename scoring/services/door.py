@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from adjudication.audit import audit_record
 
-from ..door_models import EventWaitlist, PlayerDetails
+from ..door_models import EventFees, EventWaitlist, FeeLine, PlayerDetails
 from ..errors import field_errors
 from ..models import Entry, Event, Round
 from ..names import checked_text
@@ -310,3 +310,92 @@ def player_details_set(
     for event_id in Entry.objects.filter(player=entry.player).values_list("event_id", flat=True):
         touch_results(event_id)
     return details
+
+
+# --- an archive's door (issue 26; adjudication.archive.door reads it) ------------------------------
+
+
+@transaction.atomic
+def door_restore(*, event: Event, user, door: dict | None, extras: dict[str, dict]) -> None:
+    """Write an archive's door part and its players' parish and consent onto a restored event, as the
+    archive has them (times included), in one audit entry. `extras`: {player name: fields}."""
+    entries = {
+        entry.player.name: entry for entry in Entry.objects.filter(event=event).select_related("player")
+    }
+    for name, fields in extras.items():
+        if fields.get("parish") or fields.get("consent_public") is False:
+            PlayerDetails.objects.update_or_create(
+                player=entries[name].player,
+                defaults={
+                    "parish": fields.get("parish", ""),
+                    "consent_public": fields.get("consent_public", True),
+                },
+            )
+    # A replaced event keeps none of its own door: what the archive lacks is off or empty.
+    Event.objects.filter(pk=event.pk).update(
+        check_in=bool(door and door["check_in"]), prizes=(door or {}).get("prizes") or {}
+    )
+    if not (door or {}).get("waitlist"):
+        EventWaitlist.objects.filter(event=event).delete()
+    if not (door or {}).get("fees"):
+        EventFees.objects.filter(event=event).delete()
+    if door:
+        for item in door["check_ins"]:
+            Entry.objects.filter(pk=entries[item["player"]].pk).update(
+                checked_in_at=item["at"], at_door=item["at_door"]
+            )
+        waitlist = door.get("waitlist")
+        if waitlist:
+            EventWaitlist.objects.update_or_create(
+                event=event,
+                defaults={
+                    "cap": waitlist["cap"],
+                    "release_at": waitlist["release_at"],
+                    "released_at": waitlist["released_at"],
+                },
+            )
+            Entry.objects.filter(pk__in=[entries[name].pk for name in waitlist["players"]]).update(
+                status=Entry.Status.WAITLISTED
+            )
+        fees = door.get("fees")
+        if fees:
+            EventFees.objects.update_or_create(
+                event=event,
+                defaults={
+                    "currency": fees["currency"],
+                    "decimals": fees["decimals"],
+                    "schedule": fees["schedule"],
+                },
+            )
+            FeeLine.objects.bulk_create(
+                FeeLine(
+                    event=event,
+                    entry=entries[line["player"]],
+                    fee=line["fee"],
+                    amount=line["amount"],
+                    method=line["method"],
+                    note=line["note"],
+                    reason=line["reason"],
+                    recorded_at=line["recorded_at"] or timezone.now(),
+                    voided_at=line["voided_at"],
+                    void_reason=line["void_reason"],
+                )
+                for line in fees["lines"]
+            )
+    if door or extras:
+        audit_record(
+            event=event,
+            action="kalooki.door.restored",
+            user=user,
+            obj=event,
+            before=None,
+            after={
+                "check_ins": len(door["check_ins"]) if door else 0,
+                "waitlisted": len((door or {}).get("waitlist", {}).get("players", [])) if door else 0,
+                "fee_lines": len((door or {}).get("fees", {}).get("lines", [])) if door else 0,
+                "prizes": bool(door and door.get("prizes")),
+                "player_fields": len(extras),
+            },
+            reason="Restored from an event archive",
+        )
+        touch_results(event.pk)
