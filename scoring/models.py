@@ -312,6 +312,12 @@ class Round(models.Model):
     method = models.CharField(max_length=20, choices=Method.choices, blank=True)
     keep_clubs_apart = models.BooleanField(default=False)
     seated_at = models.DateTimeField(null=True, blank=True)
+    # Seating clears it: the round is its directors' alone until `round_publish` (audited). A round
+    # starts published, so tables written otherwise (an archive that does not say) are public (0018).
+    published_at = models.DateTimeField(null=True, blank=True, default=timezone.now)
+    published_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     # Set once, when the last seated table's set is verified (scoring.services.closing): the official
     # standings count rounds 1…N while every one of them is closed. A set reopened later does not
     # reopen the round; it still counts, "being corrected", until verified again.
@@ -334,6 +340,10 @@ class Round(models.Model):
     @property
     def is_closed(self) -> bool:
         return self.closed_at is not None
+
+    @property
+    def is_published(self) -> bool:
+        return self.published_at is not None
 
 
 class Table(models.Model):

@@ -28,6 +28,7 @@ another worker's change) and pages are cached by their views against the event's
 from __future__ import annotations
 
 import hashlib
+import re
 import threading
 import time
 from typing import Any
@@ -94,7 +95,8 @@ def _catch_up() -> None:
             return
         _owed.clear()
         # On failure _move_on owes the move again, and this thread goes on trying.
-        _move_on()
+        if _move_on():
+            _move_epoch()
 
 
 def forget_owed_moves() -> None:
@@ -112,6 +114,146 @@ def forget_owed_moves() -> None:
 
 # A change made while the cache was down retires the pages stored before it once the cache is back.
 shared_cache.on_recovery(_move_on)
+
+
+# --- the rush's pages: kept across other tables' saves ----------------------------------------------
+#
+# When a round goes up every phone opens its player's page and "where do I sit" at once (issue 24).
+# Those pages are kept in Redis under stamps of their own instead of the site-wide generation, so a
+# deal recorded at one table retires only that table's players' pages: a player page is good while
+# the warm epoch, its event's stamp and its player's stamp are what they were when it was made. Any
+# change of the event's public pages (seating, publishing, a round closing, a closed round's set
+# corrected, entries, settings) moves the event's stamp (`pages_moved`, through `touch_results`); a
+# set of an open round moves its players' stamps. Like the generation, a stamp moves at the change and
+# again at commit; the epoch moves when the cache comes back after it did not answer (a move may have
+# been lost meanwhile). `scoring.warming` makes the pages before the crowd asks.
+
+RUSH_PATH = re.compile(r"^/e/(?P<slug>[-\w]+)/(?:p/(?P<entry>\d+)/(?:seat/)?|r/\d+/seating/)$")
+EPOCH_KEY = "kalooki:rush-epoch"
+RENDERS_KEY = "kalooki:rush-renders"
+RUSH_PAGE_SECONDS = 12 * 3600
+# Set on a request the warming makes (not an HTTP header: no client can send it).
+WARMING = "kalooki.warming"
+
+
+def _move_epoch() -> None:
+    try:
+        cache.incr(EPOCH_KEY)
+    except ValueError:
+        cache.set(EPOCH_KEY, time.time_ns(), None)
+    except shared_cache.CacheUnavailable:
+        _owe_a_move()
+
+
+shared_cache.on_recovery(_move_epoch)
+
+
+def is_shared() -> bool:
+    """Whether pages are kept in a cache every app server shares (Redis)."""
+    return isinstance(caches["default"], shared_cache.GuardedRedisCache)
+
+
+def _event_key(event_id: int) -> str:
+    return f"kalooki:rush-event:{event_id}"
+
+
+def _entry_key(entry_id: int | str) -> str:
+    return f"kalooki:rush-entry:{entry_id}"
+
+
+def _stamp_keys(event_id: int, entry_id: str | None) -> list[str]:
+    return [EPOCH_KEY, _event_key(event_id), *([_entry_key(entry_id)] if entry_id else [])]
+
+
+def _bump(keys: list[str]) -> None:
+    for key in keys:
+        try:
+            cache.incr(key)
+        except ValueError:
+            cache.set(key, time.time_ns(), None)
+        except shared_cache.CacheUnavailable:
+            _owe_a_move()
+            return
+
+
+def pages_moved(event_id: int, entry_ids=None) -> None:
+    """The rush pages of an event (`entry_ids` None), or of these players alone, are out of date: now,
+    and again when the current transaction commits."""
+    if not is_shared():
+        return
+    keys = [_event_key(event_id)] if entry_ids is None else [_entry_key(entry) for entry in entry_ids]
+    _bump(keys)
+    transaction.on_commit(lambda: _bump(keys))
+
+
+def _stamps(keys: list[str]) -> tuple | None:
+    found = cache.get_many(keys)
+    if len(found) < len(keys):
+        for key in keys:
+            if key not in found:
+                cache.add(key, time.time_ns(), None)
+        found = cache.get_many(keys)
+    return tuple(found[key] for key in keys) if len(found) == len(keys) else None
+
+
+def rush_renders() -> int:
+    """How many rush pages were made from the database for a reader (the warming's own aside)."""
+    return cache.get(RENDERS_KEY) or 0
+
+
+def _count_render(request) -> None:
+    if request.META.get(WARMING):
+        return
+    try:
+        cache.incr(RENDERS_KEY)
+    except ValueError:
+        cache.add(RENDERS_KEY, 0, None)
+        cache.incr(RENDERS_KEY)
+    except shared_cache.CacheUnavailable:
+        pass
+
+
+def _slug_key(slug: str) -> str:
+    return f"kalooki:rush-slug:{slug}"
+
+
+def rush_event_known(event) -> None:
+    """Say which event an address's slug names, so its rush pages are kept from the first one on."""
+    cache.set(_slug_key(event.slug), event.pk, None)
+
+
+def _rush_page(request, match, get_response) -> HttpResponse:
+    """Serve a rush page stored under its stamps, or make it and store it (see above)."""
+    page_key = f"kalooki:rush-page:{request.path}"
+    slug_key = _slug_key(match["slug"])
+    recoveries = shared_cache.recoveries()
+    found = cache.get_many([page_key, slug_key])
+    stored, event_id = found.get(page_key), found.get(slug_key)
+    stamps = None
+    if event_id is not None:
+        stamps = _stamps(_stamp_keys(event_id, match["entry"]))
+        if shared_cache.recoveries() != recoveries:
+            stamps = None
+        elif stamps is not None and stored is not None and stored["stamps"] == stamps:
+            return _replay(request, stored)
+    _count_render(request)
+    response = get_response(request)
+    event = getattr(request, "_kalooki_event", None)
+    if event is None or request.method != "GET" or not _storable(response):
+        return response
+    if event.pk != event_id:
+        # The next reader's page is kept: the address's event is known from now on.
+        cache.set(slug_key, event.pk, None)
+    elif stamps is not None:
+        headers = [(name, value) for name, value in response.items() if name.lower() not in NOT_STORED]
+        page = {
+            "stamps": stamps,
+            "status": response.status_code,
+            "headers": headers,
+            "content": response.content,
+        }
+        cache.set(page_key, page, RUSH_PAGE_SECONDS)
+    return response
 
 
 def cache_health() -> shared_cache.Health:
@@ -184,6 +326,9 @@ class SharedPageCacheMiddleware:
     def __call__(self, request):
         if request.method not in ("GET", "HEAD") or not is_anonymous_request(request):
             return self.get_response(request)
+        rush = RUSH_PATH.match(request.path) if not request.META.get("QUERY_STRING") else None
+        if rush is not None:
+            return _rush_page(request, rush, self.get_response)
         key = page_key(request)
         recoveries = shared_cache.recoveries()
         found = cache.get_many([GENERATION_KEY, key])

@@ -111,6 +111,9 @@ def _rounds(event: Event) -> list[dict[str, Any]]:
             item["keep_clubs_apart"] = True
         # SCORESHEET.md: a closed round stays closed, so a set of it under correction round-trips.
         item["closed"] = rnd.closed_at is not None
+        if by_round.get(rnd.pk):
+            # A seated round not yet published stays its directors' alone when restored (null).
+            item["published_at"] = rnd.published_at.isoformat() if rnd.published_at else None
         item["tables"] = [_table(table, rulings) for table in by_round.get(rnd.pk, [])]
         rounds.append(item)
     return rounds

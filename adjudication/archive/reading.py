@@ -82,6 +82,9 @@ class RoundPlan:
     tables: tuple[TablePlan, ...]
     # `rounds[].closed`: None when absent (derived from the tables' status as they are verified).
     closed: bool | None = None
+    # `rounds[].published_at`: absent = published (when imported); null = not published yet.
+    published: bool = True
+    published_at: Any = None
 
 
 @dataclass(frozen=True)
@@ -247,9 +250,21 @@ def read_rounds(raw: Any, event_rules: RuleSet, players: set[str]) -> tuple[Roun
                 keep_clubs_apart=flag_at(item.get("keep_clubs_apart"), f"{path}.keep_clubs_apart"),
                 tables=tables,
                 closed=None if item.get("closed") is None else flag_at(item["closed"], f"{path}.closed"),
+                published="published_at" not in item or item["published_at"] is not None,
+                published_at=_published_at(item, path),
             )
         )
     return tuple(rounds)
+
+
+def _published_at(item: dict[str, Any], path: str):
+    raw = item.get("published_at")
+    if raw is None:
+        return None
+    moment = moment_or_none(raw)
+    if moment is None:
+        raise ArchiveError(f"{path}.published_at", f"{raw!r} is not an ISO date and time")
+    return moment
 
 
 def read_tables(

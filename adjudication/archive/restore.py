@@ -257,7 +257,13 @@ def _write_round(event: Event, plan: RoundPlan, user, report: ImportReport, *, r
         places = {f"table {table.number}": f"tables[{index}]" for index, table in enumerate(plan.tables)}
         with _at(plan.path, places):
             # The draw's record as the archive gives it.
-            drawn = services.DrawRecord(plan.seed, plan.method, plan.keep_clubs_apart)
+            drawn = services.DrawRecord(
+                plan.seed,
+                plan.method,
+                plan.keep_clubs_apart,
+                published_at=plan.published_at,
+                published=plan.published,
+            )
             services.round_seat_manual(
                 round=rnd, user=user, tables=seating, reason=IMPORT_REASON, drawn=drawn
             )

@@ -16,9 +16,14 @@ wrk reports each server's percentiles; `p99_ms` is the larger of the two (percen
 
 from __future__ import annotations
 
+import shutil
+import signal
+import subprocess
+import sys
 import tempfile
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +32,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 
 from adjudication.engine.simulator import simulate_sheet
-from scoring import services
+from scoring import page_cache, services, warming
 from scoring.models import Entry, GameSet, Round, Seat, Table
 
 from . import loadgen
@@ -195,6 +200,7 @@ def measure(context: BenchContext) -> dict[str, Any]:
         user, _ = get_user_model().objects.get_or_create(username=DIRECTOR)
         event.directors.add(user)
         round2 = services.round_create(event=event, user=user, number=2)
+        # Seated and reviewed, not public yet: the rush starts when it is published.
         services.round_seat(round=round2, user=user, seed=scale.seed)
         tables = list(Table.objects.filter(round=round2).order_by("number").values_list("pk", flat=True))
         quiet = Director(round2, user, seed=scale.seed, tables=tables[-2:][::-1])
@@ -244,22 +250,30 @@ def measure(context: BenchContext) -> dict[str, Any]:
             )
             stop = threading.Event()
             saver = threading.Thread(target=lambda: _saving(director, stop))
-            published = time.perf_counter()
-            saver.start()
-            try:
-                rush = _both(
-                    servers,
-                    "/",
-                    seconds=scale.rush_seconds,
-                    connections=scale.rush_connections,
-                    script=script,
-                    offsets=(0, len(paths) // 2),
-                )
-            finally:
-                stop.set()
-                saver.join()
-            rush_seconds = time.perf_counter() - published
-            logs = [server.log_tail(5) for server in servers]
+            with background_worker(first.environment) as worker_log:
+                renders = page_cache.rush_renders()
+                published = time.perf_counter()
+                with production_like():
+                    # The worker starts making every page as this commits (scoring.warming).
+                    services.round_publish(round=round2, user=user)
+                saver.start()
+                try:
+                    rush = _both(
+                        servers,
+                        "/",
+                        seconds=scale.rush_seconds,
+                        connections=scale.rush_connections,
+                        script=script,
+                        offsets=(0, len(paths) // 2),
+                    )
+                finally:
+                    stop.set()
+                    saver.join()
+                rush_seconds = time.perf_counter() - published
+                rendered = page_cache.rush_renders() - renders
+                context.progress("rush: waiting for the worker's warm of the round to finish")
+                warmed = _warm_finished(event.pk, after=time.time() - rush_seconds - 1)
+                logs = [server.log_tail(5) for server in servers] + [worker_log()]
     combined = _sum(rush)
     static_rate = sum(result.requests_per_second for result in static)
     quiet_median = ms(median(quiet.times)) if quiet.times else None
@@ -283,9 +297,56 @@ def measure(context: BenchContext) -> dict[str, Any]:
         "save_limit_ms": limit,
         "save_p99_ratio_to_limit": round(save_p99 / limit, 3) if save_p99 and limit else None,
         "save_failures": len(director.failures) + len(quiet.failures),
+        # Of the rush's requests, how many found their page not ready and had it made from the database.
+        "rendered_from_database": rendered,
+        "rendered_share": round(rendered / combined["requests"], 3) if combined["requests"] else None,
+        # The worker's warm of every page after publishing (2 pages a player, the standings views, the list).
+        "warm_s": warmed["seconds"] if warmed else None,
+        "warm_pages": warmed["pages"] if warmed else None,
+        "warm_finished_within_rush": bool(warmed) and warmed["seconds"] <= rush_seconds,
         "failures": (director.failures + quiet.failures)[:5],
         "server_log_tail": "\n".join(log for log in logs if log) or None,
     }
+
+
+WARM_WAIT_SECONDS = 600
+
+
+def _warm_finished(event_id: int, *, after: float) -> dict | None:
+    """The worker's whole warm of the event that finished after `after` (a time.time()), waited for."""
+    deadline = time.monotonic() + WARM_WAIT_SECONDS
+    while time.monotonic() < deadline:
+        last = warming.last_warm(event_id)
+        if last and last["finished"] >= after:
+            return last
+        time.sleep(0.5)
+    return None
+
+
+@contextmanager
+def background_worker(environment: dict[str, str]):
+    """`manage.py jobs_worker`, as `make run` starts it beside the servers; yields its log's tail."""
+    folder = Path(tempfile.mkdtemp(prefix="kalooki-bench-worker-"))
+    log = folder / "worker.log"
+    with log.open("w") as output:
+        process = subprocess.Popen(
+            [sys.executable, "manage.py", "jobs_worker", "--no-reload", "--no-startup-delay"],
+            cwd=settings.BASE_DIR,
+            env=environment,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        yield lambda: "\n".join(log.read_text(errors="replace").splitlines()[-5:])
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _saving(director: Director, stop: threading.Event) -> None:

@@ -59,6 +59,7 @@ class NextRound:
     number: int
     exists: bool
     seated: bool
+    published: bool
 
 
 @dataclass(frozen=True)
@@ -117,7 +118,7 @@ def round_console(round: Round) -> Console:
     following = (
         Round.objects.filter(event_id=round.event_id, number=round.number + 1)
         .annotate(seated=Exists(Table.objects.filter(round=OuterRef("pk"))))
-        .values_list("seated", flat=True)
+        .values_list("seated", "published_at")
         .first()
     )
     return Console(
@@ -126,5 +127,10 @@ def round_console(round: Round) -> Console:
         counts=dict(counts),
         waiting=sum(table.waiting for table in tables),
         complete=bool(tables) and counts[VERIFIED] == len(tables),
-        next_round=NextRound(number=round.number + 1, exists=following is not None, seated=bool(following)),
+        next_round=NextRound(
+            number=round.number + 1,
+            exists=following is not None,
+            seated=bool(following and following[0]),
+            published=bool(following and following[0] and following[1]),
+        ),
     )

@@ -105,7 +105,8 @@ def player_history(event: Event, player: Player | Entry) -> PlayerHistory:
     """Every set and deal a player played in an event, their rulings and running totals. 5 queries."""
     entry = _entry_of(event, player)
     seats = list(
-        Seat.objects.filter(entry=entry)
+        # A round seated but not published is its directors' alone: not on the player's page yet.
+        Seat.objects.filter(entry=entry, round__published_at__isnull=False)
         .select_related("table__round", "table__game_set")
         .order_by("table__round__number", "table__number")
     )
@@ -348,7 +349,7 @@ def player_games(event: Event, player: Player | Entry) -> PlayerGames:
     name = entry.player.name
     seats = [
         seat
-        for seat in Seat.objects.filter(entry=entry)
+        for seat in Seat.objects.filter(entry=entry, round__published_at__isnull=False)
         .select_related("table__round__event", "table__game_set")
         .order_by("table__round__number", "table__number")
         if hasattr(seat.table, "game_set")

@@ -65,7 +65,8 @@ def _round_rows(event: Event) -> list[tuple[int, bool, bool]]:
     instance (the navigation, the page's round links and its live refresh ask the same)."""
     rows = getattr(event, "_nav_rounds", None)
     if rows is None:
-        has_tables = Exists(Table.objects.filter(round=OuterRef("pk")))
+        # Public: seated and published (a round seated but not published is its directors' alone).
+        has_tables = Exists(Table.objects.filter(round=OuterRef("pk"), round__published_at__isnull=False))
         in_play = Exists(
             GameSet.objects.filter(table__round=OuterRef("pk")).exclude(status=GameSet.Status.VERIFIED)
         )
@@ -75,7 +76,8 @@ def _round_rows(event: Event) -> list[tuple[int, bool, bool]]:
 
 
 def event_rounds(event: Event) -> list[tuple[int, bool]]:
-    """(number, seated) for each round of the event, in order (the navigation's one query)."""
+    """(number, public: seated and published) for each round of the event, in order (the navigation's
+    one query)."""
     return [(number, seated) for number, seated, _ in _round_rows(event)]
 
 
@@ -278,7 +280,7 @@ def round_summaries(event: Event, *, seated_only: bool = False) -> list[RoundSum
         .order_by("number")
     )
     if seated_only:
-        rounds = rounds.filter(Exists(Table.objects.filter(round=OuterRef("pk"))))
+        rounds = rounds.filter(Exists(Table.objects.filter(round=OuterRef("pk"))), published_at__isnull=False)
     return [
         RoundSummary(
             round=rnd,
@@ -327,7 +329,7 @@ def director_worklist(rounds: list[RoundStatus]) -> Worklist:
 
 def tables_in_play(event: Event) -> dict[int, list[TableStatus]]:
     """Every table of every round still to verify, by round id (the projector). One query."""
-    tables = Table.objects.filter(round__event=event, game_set__isnull=False).exclude(
-        game_set__status=GameSet.Status.VERIFIED
-    )
+    tables = Table.objects.filter(
+        round__event=event, round__published_at__isnull=False, game_set__isnull=False
+    ).exclude(game_set__status=GameSet.Status.VERIFIED)
     return dict(_table_rows(tables, None))

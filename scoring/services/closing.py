@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from adjudication.audit import acting_user, audit_record
 
+from .. import warming
 from ..errors import field_errors
 from ..models import GameSet, Round, Table
 from .guards import touch_results
@@ -55,6 +56,8 @@ def _close(rnd: Round, *, user, tables: int, verified: int, reason: str, cause: 
         reason=reason,
     )
     touch_results(rnd.event_id)
+    # The official standings moved for everyone: the worker makes every player's page again.
+    warming.queue_warm(rnd.event_id)
     return rnd
 
 

@@ -19,8 +19,9 @@ from adjudication.audit import acting_user
 from adjudication.engine.findings import Finding
 from adjudication.models import AuditEntry
 
-from ..models import Event, GameSet
-from ..page_cache import results_changed
+from .. import warming
+from ..models import Event, GameSet, Seat
+from ..page_cache import is_shared, pages_moved, results_changed
 from ..sheets import findings_for_set
 
 
@@ -112,16 +113,18 @@ def check_version(obj: Model, expected: int | None, *, what: str) -> None:
         raise stale_edit(obj, what=what, expected=int(expected), current=obj.version)
 
 
-def touch_results(event_id: int) -> None:
+def touch_results(event_id: int, *, entry_ids=None) -> None:
     """Every page showing this event's results is out of date (caches, ETags).
 
     Called by every service that changes what a public page shows: results and sets, rounds and
-    seating, substitutes, entries (added, withdrawn, reinstated) and the ranking rules."""
+    seating, substitutes, entries (added, withdrawn, reinstated) and the ranking rules. `entry_ids`: the
+    change touched these players' own pages alone (a set of an open round), not every player's."""
     Event.objects.filter(pk=event_id).update(
         results_stamp=F("results_stamp") + 1, results_changed_at=timezone.now()
     )
-    # Pages stored for every worker (Redis) retire too.
+    # Pages stored for every worker (Redis) retire too; the rush's pages only where they changed.
     results_changed()
+    pages_moved(event_id, entry_ids)
 
 
 def locked_set(game_set: GameSet) -> GameSet:
@@ -172,5 +175,20 @@ def set_changed(
             "corrected_after_verification",
         ]
     )
-    touch_results(game_set.table.round.event_id)
+    rnd = game_set.table.round
+    # A set of an open round changes its own players' pages (and every standings view); one of a closed
+    # round changes the official standings every player's page shows.
+    players = None if rnd.closed_at else table_players(game_set.table_id)
+    touch_results(rnd.event_id, entry_ids=players)
+    if rnd.published_at is not None:
+        warming.queue_warm(rnd.event_id, entry_ids=players)
     return found
+
+
+def table_players(table_id: int) -> list[int] | None:
+    """Everyone whose page shows the table: its seats' players and their substitutes (one query, made
+    only when pages are kept in a shared cache)."""
+    if not is_shared():
+        return []
+    seats = Seat.objects.filter(table_id=table_id).values_list("entry_id", "substitute_id")
+    return sorted({entry for pair in seats for entry in pair if entry is not None})

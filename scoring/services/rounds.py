@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from adjudication.audit import acting_user, audit_record
 
-from .. import seating
+from .. import seating, warming
 from ..errors import field_errors
 from ..games import game_of
 from ..models import Deal, Entry, Event, GameSet, Round, Seat, Table
@@ -298,6 +298,7 @@ def _write_tables(
     keep_clubs_apart: bool,
     reason: str,
     confirmed_open: dict[int, list[int]] | None = None,
+    published_at=None,
 ) -> None:
     """Replace the round's tables with (number, entry ids clockwise, first dealer seat); audited, with
     how the field was split and the earlier rounds' tables still open when the director confirmed
@@ -320,8 +321,13 @@ def _write_tables(
     GameSet.objects.bulk_create(GameSet(table=table, updated_by=acting_user(user)) for table in rows)
     rnd.seed, rnd.method, rnd.keep_clubs_apart = seed, method, keep_clubs_apart
     rnd.seated_at = timezone.now()
+    # A new seating is the directors' to review until one of them publishes it (`round_publish`); an
+    # archive's round keeps the publication it records.
+    rnd.published_at, rnd.published_by = published_at, None
     rnd.full_clean()
-    rnd.save(update_fields=["seed", "method", "keep_clubs_apart", "seated_at"])
+    rnd.save(
+        update_fields=["seed", "method", "keep_clubs_apart", "seated_at", "published_at", "published_by"]
+    )
     audit_record(
         event=rnd.event,
         action="kalooki.round.seated",
@@ -363,6 +369,10 @@ class DrawRecord:
     seed: int | None
     method: str
     keep_clubs_apart: bool = False
+    # When the other copy published the round (an archive's `rounds[].published_at`); an archive that
+    # does not say published it when seated.
+    published_at: Any = None
+    published: bool = True
 
     @property
     def known_method(self) -> str:
@@ -428,7 +438,36 @@ def round_seat_manual(
         else Round.Method.MANUAL,
         keep_clubs_apart=drawn.keep_clubs_apart if drawn else False,
         reason=reason,
+        published_at=(drawn.published_at or timezone.now()) if drawn and drawn.published else None,
     )
+    return rnd
+
+
+@transaction.atomic
+def round_publish(*, round: Round, user) -> Round:
+    """Make a seated round public: its seating, tables and pages show from now on (audited). Refused,
+    with a message, for a round not seated or already published."""
+    rnd = Round.objects.select_for_update(of=("self",)).select_related("event").get(pk=round.pk)
+    if not Table.objects.filter(round=rnd).exists():
+        raise ValidationError(f"Round {rnd.number} is not seated yet: seat it, review it, then publish it.")
+    if rnd.published_at is not None:
+        raise ValidationError(
+            f"Round {rnd.number} was already published at {timezone.localtime(rnd.published_at):%H:%M:%S}."
+        )
+    rnd.published_at, rnd.published_by = timezone.now(), acting_user(user)
+    rnd.save(update_fields=["published_at", "published_by"])
+    tables = Table.objects.filter(round=rnd).count()
+    audit_record(
+        event=rnd.event,
+        action="kalooki.round.published",
+        user=user,
+        obj=rnd,
+        before={"published": False},
+        after={"published": True, "published_at": rnd.published_at.isoformat(), "tables": tables},
+    )
+    touch_results(rnd.event_id)
+    # Every page the hall opens now is made by the worker before the first phone asks.
+    warming.queue_warm(rnd.event_id)
     return rnd
 
 

@@ -21,11 +21,13 @@ def event_for(request, slug: str) -> Event:
     return event
 
 
-def round_for(event: Event, number: int) -> Round:
-    """A public round: seated (a round added but not seated yet is a 404 to the public)."""
-    return get_object_or_404(
-        Round.objects.filter(tables__isnull=False).distinct(), event=event, number=number
-    )
+def round_for(event: Event, number: int, *, private_too: bool = False) -> Round:
+    """A public round: seated and published (a round added but not seated yet, or seated and not yet
+    published, is a 404 to the public). `private_too`: a seated round, published or not (directors)."""
+    rounds = Round.objects.filter(tables__isnull=False).distinct()
+    if not private_too:
+        rounds = rounds.filter(published_at__isnull=False)
+    return get_object_or_404(rounds, event=event, number=number)
 
 
 def wants_provisional(request) -> bool:

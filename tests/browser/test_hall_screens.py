@@ -32,7 +32,7 @@ def hall(event, round1, director, make_table, play_set):
     touch_results(event.pk)
     round2 = services.round_create(event=event, user=director)
     services.round_seat(round=round2, user=director, seed=3, method="standings")
-    return round2
+    return services.round_publish(round=round2, user=director)
 
 
 def second_deal(game_set, scores) -> None:

@@ -104,6 +104,7 @@ ACCESS: dict[str, tuple[str, str]] = {
     "direct_job_status": ("director", "page"),
     "direct_job_download": ("director", "page"),
     "direct_console": ("director", "page"),
+    "direct_round_publish": ("director", "post"),
     "direct_what_can_go_wrong": ("director", "page"),
     # scoring/web/door/urls.py: the door (directors and door helpers; the walk has no door helper,
     # tests/scoring/web/door/test_door_check_in.py walks the helper's side)

@@ -100,9 +100,12 @@ def test_a_round_not_yet_seated_is_not_public(client, round_one, director):
     assert client.get(reverse("scoring:round", args=[event.slug, 2])).status_code == 404
     assert client.get(reverse("scoring:standings", args=[event.slug]) + "?round=2").status_code == 404
     assert client.get(reverse("scoring:seating", args=[event.slug, 2])).status_code == 404
-    # Seated, it is public.
+    # Seated, it is its directors' until one of them publishes it (issue 24); then it is public.
     round2 = Round.objects.get(event=event, number=2)
     services.round_seat(round=round2, user=director, seed=1, method=Round.Method.RANDOM)
+    assert client.get(reverse("scoring:round", args=[event.slug, 2])).status_code == 404
+    assert client.get(reverse("scoring:seating", args=[event.slug, 2])).status_code == 404
+    services.round_publish(round=round2, user=director)
     assert client.get(reverse("scoring:round", args=[event.slug, 2])).status_code == 200
     assert "Round 2" in text(client.get(reverse("scoring:event", args=[event.slug])))
 

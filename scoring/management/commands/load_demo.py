@@ -208,10 +208,14 @@ class Command(BaseCommand):
             services.entry_add(event=event, user=director, name=name, club=club, membership_id=membership)
         first = services.round_create(event=event, user=director)
         services.round_seat(round=first, user=director, seed=2026, keep_clubs_apart=True)
+        # The demo's rounds are published as seated (a director reviews a real draw first).
+        services.round_publish(round=first, user=director)
         for game_set in self._sets(first):
             self._play(game_set, director, seed=100 + game_set.table.number, verify=True)
         second = services.round_create(event=event, user=director)
         services.round_seat(round=second, user=director, seed=2027)
+        # The demo's rounds are published as seated (a director reviews a real draw first).
+        services.round_publish(round=second, user=director)
         sets = self._sets(second)
         for game_set in sets[:2]:
             self._play(game_set, director, seed=200 + game_set.table.number, verify=True)
@@ -235,6 +239,8 @@ class Command(BaseCommand):
         for number in (1, 2):
             rnd = services.round_create(event=event, user=director)
             services.round_seat(round=rnd, user=director, seed=3000 + number)
+            # The demo's rounds are published as seated (a director reviews a real draw first).
+            services.round_publish(round=rnd, user=director)
             for game_set in self._sets(rnd):
                 self._play(game_set, director, seed=300 + 10 * number + game_set.table.number, verify=True)
         return event
@@ -260,12 +266,16 @@ class Command(BaseCommand):
         rules = event.ruleset()
         first = services.round_create(event=event, user=director)
         services.round_seat(round=first, user=director, seed=4001, keep_clubs_apart=True)
+        # The demo's rounds are published as seated (a director reviews a real draw first).
+        services.round_publish(round=first, user=director)
         for game_set in self._sets(first):
             sheet = simulate_british_sheet(390 + game_set.table.number, _names(game_set), rules=rules)
             services.sheet_import(game_set=game_set, user=director, data=sheet)
             services.set_verify(game_set=game_set, user=director, acknowledge_warnings=True)
         second = services.round_create(event=event, user=director)
         services.round_seat(round=second, user=director, seed=4002, method=Round.Method.STANDINGS)
+        # The demo's rounds are published as seated (a director reviews a real draw first).
+        services.round_publish(round=second, user=director)
         for game_set, (seed, hands) in zip(
             self._sets(second), ((401, None), (402, None), (403, 4)), strict=True
         ):
@@ -298,6 +308,8 @@ class Command(BaseCommand):
             rnd = services.round_create(event=event, user=director)
             method = Round.Method.STANDINGS if number > 1 else Round.Method.RANDOM
             services.round_seat(round=rnd, user=director, seed=5000 + number, method=method)
+            # The demo's rounds are published as seated (a director reviews a real draw first).
+            services.round_publish(round=rnd, user=director)
             for game_set in self._sets(rnd):
                 hands = running if game_set.table.number == running else None
                 sheet = simulate_north_american_sheet(

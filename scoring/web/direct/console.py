@@ -11,12 +11,17 @@ pack: the round's seating lists and every blank sheet in one PDF (a big round's 
 
 from __future__ import annotations
 
+from django.contrib import messages
+from django.core.exceptions import ValidationError
 from django.db.models import Count
-from django.shortcuts import get_object_or_404, render
-from django.views.decorators.http import require_safe
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST, require_safe
 
-from ... import background
+from ... import background, services
 from ...models import BackgroundJob, Event, Round
+from ...page_cache import is_shared
 from ...selectors.console import round_console
 from ...selectors.jobs import recent_jobs
 from ..permissions import director_required
@@ -37,6 +42,24 @@ def console(request, event: Event, number: int):
         "direct/console.html",
         {"event": event, "console": view, "round_numbers": numbers, "refresh": CONSOLE_REFRESH_SECONDS},
     )
+
+
+@require_POST
+@director_required
+def round_publish(request, event: Event, number: int):
+    """Publish a seated round the directors have reviewed (audited); back to the page it came from."""
+    rnd = get_object_or_404(Round, event=event, number=number)
+    try:
+        services.round_publish(round=rnd, user=request.user)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        warmed = " The worker is making every player's page before they ask." if is_shared() else ""
+        messages.success(request, f"Round {number} published: its seating and tables are public now.{warmed}")
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+        back = reverse("scoring:direct", kwargs={"slug": event.slug})
+    return redirect(back)
 
 
 @require_safe

@@ -57,7 +57,7 @@ def _started(request, event: Event, job: BackgroundJob) -> HttpResponse:
 def round_pack_start(request, event: Event, number: int):
     """A round's score sheets (?completed=1: filled in; fallback=1: the fallback pack, seating lists
     and blank sheets) made by the worker."""
-    rnd = round_for(event, number)
+    rnd = round_for(event, number, private_too=True)
     completed = flag_param(request.POST, "completed")
     params = {"round": rnd.number, "completed": completed}
     if flag_param(request.POST, "fallback"):

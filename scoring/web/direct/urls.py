@@ -25,6 +25,7 @@ tests/scoring/test_roles_entry.py walks `urlpatterns`, so a new URL is checked f
   scoring:direct_sheet_import    ./r/<number>/t/<table>/import/       a kalooki-sheet/1 JSON sheet
   scoring:direct_substitute      ./r/<number>/t/<table>/seat/<position>/substitute/
   scoring:direct_entry_mode      ./entry-mode/                        POST: this director's entry mode
+  scoring:direct_round_publish   ./r/<number>/publish/                POST: make a seated round public
   scoring:direct_console         ./r/<number>/console/                a round at a glance: each table's state
   scoring:direct_what_can_go_wrong ./what-can-go-wrong/               what to do; the fallback pack
   scoring:direct_job_round_pack  ./r/<number>/sheets/background/      POST: a round's sheets by the worker
@@ -63,6 +64,7 @@ urlpatterns: list = [
     path(TABLE + "seat/<int:position>/substitute/", views.substitute, name="direct_substitute"),
     path("entry-mode/", views.entry_mode_choose, name="direct_entry_mode"),
     path("r/<int:number>/console/", console.console, name="direct_console"),
+    path("r/<int:number>/publish/", console.round_publish, name="direct_round_publish"),
     path("what-can-go-wrong/", console.what_can_go_wrong, name="direct_what_can_go_wrong"),
     path("r/<int:number>/sheets/background/", jobs.round_pack_start, name="direct_job_round_pack"),
     path("standings/background/", jobs.standings_start, name="direct_job_standings"),

@@ -14,7 +14,7 @@ from ...printing import door, scoresheets
 from ...printing.sheet_codes import sheet_codes
 from ...selectors.prizes import prize_list
 from ..lookups import event_for, request_base_url, round_for, round_param, wants_provisional
-from ..permissions import director_required
+from ..permissions import director_required, user_directs
 from ..query import flag_param
 from ..responses import pdf_response, public_results_page
 
@@ -52,7 +52,7 @@ def table_completed(request, event: Event, number: int, table: int):
 @director_required
 def round_sheets(request, event: Event, number: int):
     """Every table's sheet of a round, one a page, in table order (?completed=1: filled in)."""
-    rnd = round_for(event, number)
+    rnd = round_for(event, number, private_too=True)
     completed = flag_param(request.GET, "completed")
     tables = list(rnd.tables.select_related("round__event"))
     data = scoresheets.render_round_sheets(round=rnd, completed=completed, codes=_codes(request, tables))
@@ -64,7 +64,7 @@ def round_sheets(request, event: Event, number: int):
 @director_required
 def round_fallback(request, event: Event, number: int):
     """The fallback pack of "what can go wrong": the round's seating lists and every blank sheet."""
-    rnd = round_for(event, number)
+    rnd = round_for(event, number, private_too=True)
     tables = list(rnd.tables.select_related("round__event"))
     data = scoresheets.render_fallback_pack(round=rnd, codes=_codes(request, tables))
     return pdf_response(data, f"{event.slug}-r{number}-fallback-pack.pdf")
@@ -83,9 +83,10 @@ def standings(request, slug: str):
 
 @require_safe
 def seating(request, slug: str, number: int):
-    """A round's seating to pin on the wall: by player name, then by table."""
+    """A round's seating to pin on the wall: by player name, then by table (a round not yet published:
+    for its directors alone, to review and print before it goes up)."""
     event = event_for(request, slug)
-    rnd = round_for(event, number)
+    rnd = round_for(event, number, private_too=user_directs(request, event))
     return pdf_response(scoresheets.render_seating(round=rnd), f"{event.slug}-r{number}-seating.pdf")
 
 

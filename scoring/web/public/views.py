@@ -221,6 +221,7 @@ class SetView(PublicTableView):
     def get(self, request, *args, **kwargs):
         game_set = get_object_or_404(
             GameSet.objects.only("pk"),
+            table__round__published_at__isnull=False,
             table__round__event=self.event,
             table__round__number=kwargs["number"],
             table__number=kwargs["table"],

@@ -113,6 +113,10 @@ def test_a_complete_round_offers_the_next_one_step_by_step(
     services.round_create(event=event, user=director)
     assert "Seat round 2</a>" in text(as_director.get(console_url))
     services.round_seat(round=event.rounds.get(number=2), user=director, seed=1, method="random")
+    # Seated, not public yet: the console offers to publish it once reviewed.
+    html = text(as_director.get(console_url))
+    assert "Round 2 is seated, not public yet" in html and "Publish round 2</button>" in html
+    as_director.post(url("direct_round_publish", event, number=2), {"next": console_url})
     html = text(as_director.get(console_url))
     assert f'href="{url("direct_console", event, number=2)}"' in html
     assert "Round 2 is not seated" not in text(as_director.get(url("direct_console", event, number=2)))

@@ -37,7 +37,7 @@ def closed_round_then_seated(event, round1, director, make_table, play_set):
     touch_results(event.pk)
     round2 = services.round_create(event=event, user=director)
     services.round_seat(round=round2, user=director, seed=7, method="standings")
-    return round2
+    return services.round_publish(round=round2, user=director)
 
 
 def test_the_projector_shows_a_starting_rounds_seating_then_the_standings(

@@ -1,0 +1,176 @@
+"""Publish, then pre-warm (issue 24): a seated round is its directors' alone until one of them publishes
+it (audited); publishing queues the worker's warm of every page the hall opens, after which a player's
+page is read from Redis without a database row; a deal recorded re-warms only its table's players."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+from django_tasks_db.models import DBTaskResult
+
+from adjudication.models import AuditEntry
+from kalooki_tournament import shared_cache
+from scoring import page_cache, services, warming
+from scoring.models import Entry, Seat
+
+EIGHT = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal")
+MIDDLEWARE = "scoring.page_cache.SharedPageCacheMiddleware"
+
+
+def url(name, event, **kwargs):
+    return reverse(f"scoring:{name}", kwargs={"slug": event.slug, **kwargs})
+
+
+def text(response) -> str:
+    return re.sub(r"\s+", " ", response.content.decode())
+
+
+@pytest.fixture
+def seated(event, make_entries, director):
+    """Round 1 of eight players drawn into two tables, not published."""
+    make_entries(event, EIGHT)
+    rnd = services.round_create(event=event, user=director)
+    return services.round_seat(round=rnd, user=director, seed=11, method="random")
+
+
+def test_a_seated_round_is_private_until_published_then_public_and_audited(
+    seated, client, as_director, director, django_user_model
+):
+    from django.test import Client
+
+    event = seated.event
+    anonymous = Client()
+    ann = Entry.objects.get(event=event, player__name="Ann")
+    seat = Seat.objects.get(round=seated, entry=ann)
+    private = [
+        url("round", event, number=1),
+        url("seating", event, number=1),
+        url("table", event, number=1, table=1),
+    ]
+    for path in private:
+        assert anonymous.get(path).status_code == 404, path
+    assert anonymous.get(url("pdf_seating", event, number=1)).status_code == 404
+    assert "no round is seated yet" in text(anonymous.get(url("player_seat", event, entry_id=ann.pk)))
+    assert "Round 1, table" not in text(anonymous.get(url("player", event, entry_id=ann.pk)))
+    assert ">Round 1<" not in text(anonymous.get(url("event", event)))
+    # The directors review it: their dashboard offers to publish it, their seating list prints.
+    assert "Publish round 1</button>" in text(as_director.get(url("direct", event)))
+    assert as_director.get(url("pdf_seating", event, number=1)).status_code == 200
+
+    answer = as_director.post(url("direct_round_publish", event, number=1), follow=True)
+    assert "Round 1 published: its seating and tables are public now." in text(answer)
+    seated.refresh_from_db()
+    assert seated.published_at is not None and seated.published_by == director
+    entry = AuditEntry.objects.get(action="kalooki.round.published")
+    assert entry.user == director and entry.before == {"published": False}
+    assert entry.after["published"] is True and entry.after["tables"] == 2
+    for path in private:
+        assert anonymous.get(path).status_code == 200, path
+    where = text(anonymous.get(url("player_seat", event, entry_id=ann.pk)))
+    assert f"table {seat.table.number}, seat {seat.position}" in where
+    assert f"Round 1, table {seat.table.number}" in text(anonymous.get(url("player", event, entry_id=ann.pk)))
+    # Published once: a second click is refused and says when.
+    again = as_director.post(url("direct_round_publish", event, number=1), follow=True)
+    assert "Round 1 was already published at" in text(again)
+    assert AuditEntry.objects.filter(action="kalooki.round.published").count() == 1
+    # A new draw (before any deal) is the directors' to review again.
+    services.round_seat(round=seated, user=director, seed=12, method="random")
+    assert anonymous.get(url("seating", event, number=1)).status_code == 404
+
+
+def test_publishing_refuses_a_round_not_seated(event, director):
+    from django.core.exceptions import ValidationError
+
+    rnd = services.round_create(event=event, user=director)
+    with pytest.raises(ValidationError, match="Round 1 is not seated yet"):
+        services.round_publish(round=rnd, user=director)
+
+
+def test_an_archive_keeps_a_rounds_publication_and_one_that_does_not_say_is_published(seated, director):
+    from adjudication.archive import event_export, event_import
+
+    archive = event_export(event=seated.event)
+    assert archive["rounds"][0]["published_at"] is None
+    restored = event_import(data=archive, user=None, slug="private-copy").event
+    assert not restored.rounds.get(number=1).is_published
+    del archive["rounds"][0]["published_at"]
+    restored = event_import(data=archive, user=None, slug="older-copy").event
+    assert restored.rounds.get(number=1).is_published
+
+
+@pytest.fixture
+def shared(own_redis, settings):
+    """Pages kept in a Redis of the test's own, served first by the shared page cache, as in venue mode."""
+    _, address = own_redis
+    settings.CACHES = shared_cache.shared_caches(address)
+    settings.MIDDLEWARE = [MIDDLEWARE, *settings.MIDDLEWARE]
+    shared_cache.reset_health()
+    yield
+    page_cache.forget_owed_moves()
+    shared_cache.reset_health()
+
+
+def warm_tasks() -> list[list]:
+    """The arguments of the warms queued for the worker, oldest first."""
+    rows = DBTaskResult.objects.filter(task_path="scoring.warming.warm_pages").order_by("enqueued_at")
+    return [row.args_kwargs["args"] for row in rows]
+
+
+@pytest.mark.redis
+def test_publishing_warms_every_page_and_a_player_page_then_reads_no_database_row(
+    shared,
+    seated,
+    director,
+    client,
+    django_assert_num_queries,
+    django_capture_on_commit_callbacks,
+    example_sheet,
+    rename_sheet,
+):
+    event = seated.event
+    with django_capture_on_commit_callbacks(execute=True):
+        services.round_publish(round=seated, user=director)
+    assert warm_tasks() == [[event.pk, None]]
+    # The worker's part (jobs_worker runs the queued task; here its function, in this process).
+    done = warming.warm(event.pk)
+    assert done["pages"] == 3 + 2 * 8 + 1 and done["failed"] == 0
+    assert warming.last_warm(event.pk)["pages"] == done["pages"]
+    renders = page_cache.rush_renders()
+    ann = Entry.objects.get(event=event, player__name="Ann")
+    seat = Seat.objects.select_related("table").get(round=seated, entry=ann)
+    for path in (
+        url("player", event, entry_id=ann.pk),
+        url("player_seat", event, entry_id=ann.pk),
+        url("seating", event, number=1),
+    ):
+        with django_assert_num_queries(0):
+            answer = client.get(path)
+        assert answer.status_code == 200, path
+    assert f"table {seat.table.number}, seat {seat.position}" in text(
+        client.get(url("player_seat", event, entry_id=ann.pk))
+    )
+    assert page_cache.rush_renders() == renders  # every one was ready
+
+    # A deal at Ann's table: her table's pages are made again (the re-warm queued names its players);
+    # another table's players' pages are still good.
+    table_players = sorted(Seat.objects.filter(table=seat.table).values_list("entry_id", flat=True))
+    other = Seat.objects.exclude(table=seat.table).filter(round=seated).first().entry_id
+    names = list(
+        Seat.objects.filter(table=seat.table)
+        .order_by("position")
+        .values_list("entry__player__name", flat=True)
+    )
+    deal = rename_sheet(example_sheet, names)["deals"][0]
+    with django_capture_on_commit_callbacks(execute=True):
+        services.deal_record(game_set=seat.table.game_set, user=director, data=deal)
+    assert warm_tasks()[-1] == [event.pk, table_players]
+    with django_assert_num_queries(0):
+        assert client.get(url("player", event, entry_id=other)).status_code == 200
+    with django_assert_num_queries(0):
+        assert client.get(url("player_seat", event, entry_id=other)).status_code == 200
+    warming.warm(event.pk, table_players)
+    with django_assert_num_queries(0):
+        page = client.get(url("player", event, entry_id=ann.pk))
+    assert page.status_code == 200 and "Deal by deal: total" in text(page)
