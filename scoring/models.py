@@ -313,7 +313,7 @@ class Round(models.Model):
     keep_clubs_apart = models.BooleanField(default=False)
     seated_at = models.DateTimeField(null=True, blank=True)
     # Seating clears it: the round is its directors' alone until `round_publish` (audited). A round
-    # starts published, so tables written otherwise (an archive that does not say) are public (0018).
+    # starts published, so tables written otherwise (an archive that does not say) are public (0021).
     published_at = models.DateTimeField(null=True, blank=True, default=timezone.now)
     published_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"

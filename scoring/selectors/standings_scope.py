@@ -158,7 +158,8 @@ def standings_scope(
         game_set__status=GameSet.Status.VERIFIED
     )
     rows = (
-        Table.objects.filter(round__event=event)
+        # A round seated but not published is not public: not in any view's words.
+        Table.objects.filter(round__event=event, round__published_at__isnull=False)
         .annotate(corrected=Case(When(being_corrected, then=F("number")), output_field=IntegerField()))
         .values_list("round__number", "round__closed_at", "game_set__status", "corrected")
         .annotate(tables=Count("pk"))

@@ -285,11 +285,10 @@ def player_seat_view(request, slug: str, entry_id: int):
     the newest public round, and links to their page and the standings at their row."""
     event = event_for(request, slug)
     entry = get_object_or_404(Entry.objects.select_related("player"), pk=entry_id, event=event)
-    return render(
-        request,
-        "public/_follow.html",
-        {"event": event, "entry": entry, "seat": selectors.player_seat(event, entry)},
-    )
+    # A player who does not consent to public lists is "Player <entry number>" here too (issue 26).
+    name = public_names(event).get(entry.pk, entry.player.name)
+    context = {"event": event, "entry": entry, "name": name, "seat": selectors.player_seat(event, entry)}
+    return render(request, "public/_follow.html", context)
 
 
 # --- players and the projector ------------------------------------------------------------------
@@ -376,7 +375,12 @@ def projector_view(request, slug: str):
             "rows": view.rows[:PROJECTOR_ROWS],
             # While a round starts the hall needs its seating, by name, more than the standings.
             "starting": starting,
-            "seating": selectors.round_seating(starting.round) if starting else [],
+            "seating": sorted(
+                masked_rows(selectors.round_seating(starting.round), public_names(event)),
+                key=lambda row: (row["player"].casefold(), row["player"]),
+            )
+            if starting
+            else [],
             "page_seconds": PROJECTOR_PAGE_SECONDS,
             "per_page": PROJECTOR_PER_PAGE,
             "knockout": event.is_knockout,

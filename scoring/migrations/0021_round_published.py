@@ -19,7 +19,7 @@ def seated_rounds_published(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0017_door_fees'),
+        ('scoring', '0020_self_entry_one_phone'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
