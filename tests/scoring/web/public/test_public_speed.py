@@ -273,7 +273,10 @@ def test_a_new_round_shows_on_the_cached_event_page_once_seated(client, small, d
     address = addresses(small)["event"]
     assert "Round 2" not in client.get(address).content.decode()
     round2 = services.round_create(event=small, user=director)
-    # Added but not seated, it is the director's alone (issue 10); seated, the cached page shows it.
+    # Added but not seated, it is the director's alone (issue 10); seated too, until published (issue
+    # 24); published, the cached page shows it.
     assert "Round 2" not in client.get(address).content.decode()
     services.round_seat(round=round2, user=director, seed=1, method="random")
+    assert "Round 2" not in client.get(address).content.decode()
+    services.round_publish(round=round2, user=director)
     assert "Round 2" in client.get(address).content.decode()
