@@ -341,10 +341,6 @@ class Round(models.Model):
     def is_closed(self) -> bool:
         return self.closed_at is not None
 
-    @property
-    def is_published(self) -> bool:
-        return self.published_at is not None
-
 
 class Table(models.Model):
     """A table in a round. `first_dealer` is the seat position (1-based) of the first dealer (R21)."""

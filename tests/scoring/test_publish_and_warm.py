@@ -94,10 +94,10 @@ def test_an_archive_keeps_a_rounds_publication_and_one_that_does_not_say_is_publ
     archive = event_export(event=seated.event)
     assert archive["rounds"][0]["published_at"] is None
     restored = event_import(data=archive, user=None, slug="private-copy").event
-    assert not restored.rounds.get(number=1).is_published
+    assert restored.rounds.get(number=1).published_at is None
     del archive["rounds"][0]["published_at"]
     restored = event_import(data=archive, user=None, slug="older-copy").event
-    assert restored.rounds.get(number=1).is_published
+    assert restored.rounds.get(number=1).published_at is not None
 
 
 @pytest.fixture
