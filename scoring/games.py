@@ -41,6 +41,7 @@ from .errors import field_errors
 
 __all__ = [
     "BRITISH",
+    "COMPUTED",
     "GAMES",
     "JAMAICAN",
     "NORTH_AMERICAN",
@@ -324,7 +325,11 @@ class GameOfHands(Game):
         return self.reader(data, players=players, rules=rules, default_number=default_number, path=path)
 
     def stored(self, read: Any, raw: Any, *, players: Sequence[str], rules: Any, path: str) -> Any:
-        # Read again as one hand is: the penalties left blank computed, a buy-in's reset value kept.
+        # Read again as one hand is: the penalties left blank computed, a buy-in's reset value kept
+        # unless the sheet marks it as one this app worked out (its own export): computed again, then.
+        results = raw.get("results") if isinstance(raw, Mapping) else None
+        if isinstance(results, Mapping):
+            raw = {**raw, "results": {name: typed_only(line) for name, line in results.items()}}
         return self.reader(raw, players=players, rules=rules, path=path)
 
     def check_number(self, record: Any, rules: Any, *, due: int | None) -> None:
@@ -377,6 +382,8 @@ class GameOfHands(Game):
                 totals[name] = after[name]
                 if line.get("buy_in"):
                     if line.get("reset_to") is None:
+                        # Marked, so an export of the sheet read back here computes it again.
+                        line = {**line, COMPUTED: ["reset_to"]}
                         problem = buy_in_problem(
                             rules, name=name, total=after[name], used=used[name], totals=after
                         )
@@ -448,6 +455,18 @@ class GameOfHands(Game):
     @property
     def deals_due(self) -> int | None:
         return None
+
+
+# A line's list of the fields the app worked out rather than read from the paper (SCORESHEET.md).
+COMPUTED = "computed"
+
+
+def typed_only(line: Any) -> Any:
+    """A sheet's line without the values it marks as worked out by the app (and without the mark)."""
+    if not isinstance(line, Mapping) or COMPUTED not in line:
+        return line
+    marked = line[COMPUTED] if isinstance(line[COMPUTED], list) else []
+    return {key: value for key, value in line.items() if key != COMPUTED and key not in marked}
 
 
 def buy_in_problem(rules: Any, *, name: str, total: int, used: int, totals: Mapping[str, int]) -> str:

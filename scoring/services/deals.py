@@ -15,7 +15,7 @@ from adjudication.audit import acting_user, audit_record
 from adjudication.engine.findings import Finding
 
 from ..errors import field_errors
-from ..games import Game, game_of
+from ..games import COMPUTED, Game, game_of
 from ..models import Deal, DealResult, GameSet, Seat
 from ..sheets import deal_as_data, deal_in_place, deals_of, seats_of, sheet_from_rows, with_results
 from .guards import SetLocked, check_version, describe_set, locked_set, set_changed, stale_edit
@@ -140,16 +140,14 @@ def deal_audit_data(
     deal: Deal, seats: Sequence[Seat], game: Game, *, sheet: Mapping[str, Any], deals: Sequence[Deal]
 ) -> dict[str, Any]:
     """The deal as audit before/after data, whole: as stored, with what the app computed for it (a
-    buy-in's reset value, B7) taken from `sheet` (the set's `deals` as `sheet_from_rows` reads them) and
-    named under each line's `computed`. `deal` with its results prefetched (`deals_of`)."""
+    buy-in's reset value, B7) taken from `sheet` (the set's `deals` as `sheet_from_rows` reads them,
+    each such value named under its line's `computed`). `deal` with its results prefetched."""
     names = {seat.position: seat.entry.player.name for seat in seats}
     data = {"sequence": deal.sequence, **deal_as_data(deal, names, game)}
     index = next(index for index, row in enumerate(deals) if row.pk == deal.pk)
     worked_out = sheet["deals"][index].get("results") or {}
     for name, line in data.get("results", {}).items():
-        computed = {key: value for key, value in worked_out.get(name, {}).items() if key not in line}
-        if computed:
-            line.update(computed, computed=sorted(computed))
+        line.update({key: value for key, value in worked_out.get(name, {}).items() if key not in line})
     return data
 
 
@@ -174,6 +172,8 @@ def computed_followed(
         new = after["deals"][index].get("results") or {}
         for name in sorted(new):
             for key, value in new[name].items():
+                if key == COMPUTED:
+                    continue
                 was = old.get(name, {}).get(key)
                 if was != value:
                     what = "reset" if key == "reset_to" else key.replace("_", " ")

@@ -17,6 +17,7 @@ from adjudication.models import AuditEntry
 from scoring import services
 from scoring.models import Deal, DealResult, GameSet
 from scoring.selectors.british_games import british_game_page
+from scoring.sheets import sheet_for_set
 from tests.scoring.game_seam_support import THREE, table_url
 
 pytestmark = pytest.mark.django_db
@@ -315,3 +316,22 @@ def test_deleting_a_hand_says_and_logs_what_the_app_worked_out_again(as_director
     assert ("BUY_IN_NOT_OVER", 3, "Cy") in codes(game)
     audit = AuditEntry.objects.get(action="kalooki.hand.deleted")
     assert audit.after == {"followed": ["hand 3, Cy's reset: 70 → 90"]}
+
+
+def test_a_computed_reset_stays_computed_through_the_apps_own_export_and_import(british_game):
+    game = record(british_game, HANDS)
+    sheet = sheet_for_set(game)
+    assert sheet["deals"][2]["results"]["Cy"] == {
+        "penalty": 30,
+        "buy_in": True,
+        "reset_to": 70,
+        "computed": ["reset_to"],
+    }
+    services.sheet_import(game_set=game, user=None, data=sheet, reason="The table's sheet read back")
+    line = DealResult.objects.get(deal__game_set=game, deal__number=3, entry__player__name="Cy")
+    assert (line.buy_in, line.reset_to) == (True, None)
+    # A sheet from elsewhere that writes the same value has it typed: kept as the paper says.
+    sheet["deals"][2]["results"]["Cy"].pop("computed")
+    services.sheet_import(game_set=game, user=None, data=sheet, reason="The paper itself")
+    line = DealResult.objects.get(deal__game_set=game, deal__number=3, entry__player__name="Cy")
+    assert line.reset_to == 70
