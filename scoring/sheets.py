@@ -29,6 +29,16 @@ def seats_of(game_set: GameSet) -> list[Seat]:
     )
 
 
+def recorded_deals(game_set_ids) -> list[Deal]:
+    """The scored (not void) deals of the sets `game_set_ids`, results prefetched. Two queries."""
+    results = DealResult.objects.select_related("entry__player").order_by("deal_id", "entry__player__name")
+    return list(
+        Deal.objects.filter(game_set_id__in=game_set_ids, void=False)
+        .select_related("out__player")
+        .prefetch_related(Prefetch("results", queryset=results))
+    )
+
+
 def deals_of(game_set: GameSet) -> list[Deal]:
     # A deal's results in the order DealResult's Meta gives them within one deal (by player name):
     # ordering by "deal" as the Meta does would follow Deal's, GameSet's and Event's orderings, joining

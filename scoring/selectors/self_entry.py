@@ -22,7 +22,7 @@ from ..self_entry_codes import (
     split_token,
     token_for,
 )
-from ..sheets import deal_in_place, deals_of, seats_of, sheet_with_deal
+from ..sheets import deal_as_data, deal_in_place, deals_of, recorded_deals, seats_of, sheet_with_deal
 from .british_games import GamePage, game_page_from_rows
 from .set_page import SetPage, set_grid
 
@@ -292,8 +292,61 @@ def phone_page(key: TableKey) -> PhonePage:
 
 
 @dataclass(frozen=True)
+class QueueCell:
+    """One value of a queued entry beside the same value of what it is compared with."""
+
+    what: str
+    mine: str
+    theirs: str
+
+    @property
+    def differs(self) -> bool:
+        return self.mine != self.theirs
+
+
+def _shown(value: Any) -> str:
+    if value is None or value == "":
+        return "—"
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    return str(value)
+
+
+def deal_differences(mine: dict[str, Any], theirs: dict[str, Any], *, mark: str | None) -> list[QueueCell]:
+    """Cell by cell, what the table entered (`mine`, a deal as `deal_record` takes it) beside another
+    entry of it or the deal as recorded (`theirs`): who went out, void, the game's mark, then each
+    player's calls, score and buy-in. Pure."""
+    cells = [QueueCell("Out", _shown(mine.get("out")), _shown(theirs.get("out")))]
+    cells.append(QueueCell("Void", _shown(bool(mine.get("void"))), _shown(bool(theirs.get("void")))))
+    if mark:
+        cells.append(
+            QueueCell(mark.capitalize(), _shown(bool(mine.get(mark))), _shown(bool(theirs.get(mark))))
+        )
+    lines, other = mine.get("results") or {}, theirs.get("results") or {}
+    for name in sorted({*lines, *other}):
+        line, their = lines.get(name) or {}, other.get(name) or {}
+        if "calls" in line or "calls" in their:
+            cells.append(QueueCell(f"{name}: calls", _shown(line.get("calls")), _shown(their.get("calls"))))
+        cells.append(QueueCell(f"{name}: score", _shown(line.get("penalty")), _shown(their.get("penalty"))))
+        if line.get("buy_in") or their.get("buy_in"):
+            mine_buy, their_buy = bool(line.get("buy_in")), bool(their.get("buy_in"))
+            cells.append(QueueCell(f"{name}: buys in", _shown(mine_buy), _shown(their_buy)))
+    return cells
+
+
+def same_deal(mine: dict[str, Any], theirs: dict[str, Any], *, mark: str | None) -> bool:
+    """Whether an entry says nothing other than the deal it is compared with (`deal_differences`)."""
+    return not any(cell.differs for cell in deal_differences(mine, theirs, mark=mark))
+
+
+@dataclass(frozen=True)
 class QueueRow:
-    """One entry waiting for the director, with the seats' names and its findings."""
+    """One entry waiting for the director, with the seats' names and its findings; what it is compared
+    with (the other entry of the deal, or the deal as recorded) cell by cell; `stale` when the deal is
+    recorded already, so accepting it cannot work (only setting it aside, or correcting the recorded
+    deal at `recorded_sequence`)."""
 
     entry: SelfEntryDeal
     round_number: int
@@ -304,6 +357,14 @@ class QueueRow:
     conflict: bool
     findings: list[dict[str, Any]]
     summary: str
+    compared_with: str = ""
+    cells: tuple[QueueCell, ...] = ()
+    stale: bool = False
+    recorded_sequence: int | None = None
+
+    @property
+    def differences(self) -> int:
+        return sum(1 for cell in self.cells if cell.differs)
 
 
 def _summary(data: dict[str, Any]) -> str:
@@ -325,7 +386,8 @@ def _summary(data: dict[str, Any]) -> str:
 
 
 def director_queue(event: Event) -> list[QueueRow]:
-    """The event's entries waiting for the director, oldest first. Two queries."""
+    """The event's entries waiting for the director, oldest first, each compared cell by cell with the
+    other entry of its deal or with the deal as recorded. Five queries."""
     entries = list(
         SelfEntryDeal.objects.filter(game_set__table__round__event=event, status=SelfEntryDeal.Status.QUEUED)
         .select_related("game_set__table__round")
@@ -336,20 +398,49 @@ def director_queue(event: Event) -> list[QueueRow]:
         "table_id", "position", "entry__player__name"
     ):
         seats[(seat["table_id"], seat["position"])] = seat["entry__player__name"]
+    game = game_of(event)
+    recorded: dict[tuple[int, int], Any] = {}
+    for deal in recorded_deals({entry.game_set_id for entry in entries}):
+        recorded[(deal.game_set_id, deal.number)] = deal
     rows = []
     for entry in entries:
         table = entry.game_set.table
+        names = {position: name for (table_id, position), name in seats.items() if table_id == table.pk}
+        deal = recorded.get((entry.game_set_id, entry.number)) if not (entry.data or {}).get("void") else None
+        rival = next(
+            (
+                other
+                for other in entries
+                if other.pk != entry.pk
+                and other.game_set_id == entry.game_set_id
+                and other.number == entry.number
+            ),
+            None,
+        )
+        compared_with, cells = "", ()
+        if deal is not None:
+            compared_with = f"the {game.deal_word} as recorded"
+            cells = tuple(deal_differences(entry.data or {}, deal_as_data(deal, names, game), mark=game.mark))
+        elif rival is not None:
+            compared_with = (
+                f"the other entry (seat {rival.entered_seat}, {names.get(rival.entered_seat, '?')})"
+            )
+            cells = tuple(deal_differences(entry.data or {}, rival.data or {}, mark=game.mark))
         rows.append(
             QueueRow(
                 entry=entry,
                 round_number=table.round.number,
                 table_number=table.number,
-                entered_by=seats.get((table.pk, entry.entered_seat), "?"),
-                confirmed_by=seats.get((table.pk, entry.confirmed_seat or 0), ""),
+                entered_by=names.get(entry.entered_seat, "?"),
+                confirmed_by=names.get(entry.confirmed_seat or 0, ""),
                 same_device=entry.same_device,
                 conflict=entry.queue_reason.startswith("conflict"),
                 findings=list(entry.findings or []),
                 summary=_summary(entry.data or {}),
+                compared_with=compared_with,
+                cells=cells,
+                stale=deal is not None,
+                recorded_sequence=deal.sequence if deal is not None else None,
             )
         )
     return rows

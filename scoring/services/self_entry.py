@@ -31,8 +31,9 @@ from ..deal_input import MAX_TEXT
 from ..errors import field_errors
 from ..games import game_of
 from ..models import Event, GameSet, SelfEntryDeal, Table, TableKey
+from ..selectors.self_entry import same_deal
 from ..self_entry_codes import new_selector, seat_code_matches, secret_for, secret_hash
-from ..sheets import deal_in_place, deals_of, findings_with_deal, seats_of
+from ..sheets import deal_as_data, deal_in_place, deals_of, findings_with_deal, seats_of
 from .deals import deal_record
 from .guards import check_version, locked_set
 
@@ -317,7 +318,15 @@ def self_entry_submit(
     )
     rivals = list(SelfEntryDeal.objects.filter(game_set=game_set, number=record.deal, status__in=OPEN))
     recorded = any(row.number == record.deal and not row.void for row in deals)
-    if rivals or (recorded and not record.void):
+    same = None if record.void else _identical_to_recorded(record.deal, entry.data, game_set, deals)
+    if same is not None:
+        # What the desk recorded already, said again: nothing for anyone to settle.
+        entry.status = SelfEntryDeal.Status.RECORDED
+        entry.deal = same
+        entry.queue_reason = f"identical to {word} {record.deal} as recorded"
+        entry.settled_at = timezone.now()
+        entry.settled_note = "closed by itself: identical to what was recorded"
+    elif rivals or (recorded and not record.void):
         entry.status = SelfEntryDeal.Status.QUEUED
         entry.queue_reason = (
             f"conflict: {word} {record.deal} was {'recorded' if recorded else 'entered'} already"
@@ -339,6 +348,7 @@ def self_entry_submit(
         return _resent(sent, game_set, seat, data), False
     entry.game_set = game_set
     _audit(entry, "entered", before=None, after={**_state(entry), "by": name, "data": entry.data})
+    _audit_closed(entry)
     return entry, True
 
 
@@ -376,6 +386,29 @@ def _why(entry: SelfEntryDeal, names: Mapping[int, str]) -> str:
         f"({names.get(entry.confirmed_seat or 0, '?')}) on phone {device_mark(entry.confirmed_device)}"
     )
     return text + (" (one phone)" if entry.same_device else "")
+
+
+def _identical_to_recorded(number: int, data: Mapping[str, Any], game_set: GameSet, deals) -> Any:
+    """The recorded (not void) deal `number` of the set when the entry's `data` says nothing other than
+    it, cell by cell (`selectors.self_entry.same_deal`); else None."""
+    recorded = next((row for row in deals if row.number == number and not row.void), None)
+    if recorded is None:
+        return None
+    game = game_of(game_set.table.round.event)
+    theirs = deal_as_data(recorded, _seat_names(game_set), game)
+    return recorded if same_deal(dict(data), theirs, mark=game.mark) else None
+
+
+def _audit_closed(entry: SelfEntryDeal) -> None:
+    """An entry identical to what was recorded closed itself: its own audit entry says so."""
+    if entry.status == SelfEntryDeal.Status.RECORDED and entry.settled_note.startswith("closed by itself"):
+        _audit(
+            entry,
+            "closed_identical",
+            before={"status": "queued"},
+            after=_state(entry),
+            reason=f"identical to deal {entry.number} as recorded: nothing to settle",
+        )
 
 
 def _errors(findings: Iterable[Any]) -> list[dict[str, Any]]:
@@ -429,7 +462,17 @@ def self_entry_confirm(
     except ValidationError as exc:
         # The game moved on since the entry (a game over, a hand the desk entered before it).
         changed = " ".join(exc.messages)
-    if recorded:
+    same = (
+        _identical_to_recorded(entry.number, entry.data, game_set, deals_of(game_set)) if recorded else None
+    )
+    if same is not None:
+        # The desk recorded this very deal meanwhile: nothing for anyone to settle.
+        entry.status = SelfEntryDeal.Status.RECORDED
+        entry.deal = same
+        entry.queue_reason = f"identical to {word} {entry.number} as recorded"
+        entry.settled_at = timezone.now()
+        entry.settled_note = "closed by itself: identical to what was recorded"
+    elif recorded:
         entry.status = SelfEntryDeal.Status.QUEUED
         entry.queue_reason = f"conflict: {word} {entry.number} was recorded meanwhile"
     elif entry.same_device:
@@ -462,6 +505,7 @@ def self_entry_confirm(
             entry.deal = outcome.deal
     entry.save()
     _audit(entry, "confirmed", before={"status": "waiting"}, after=_state(entry), reason=_why(entry, names))
+    _audit_closed(entry)
     return entry
 
 

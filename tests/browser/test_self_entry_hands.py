@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import horizontal_overflow, screenshot, serious_violations
+from .conftest import horizontal_overflow, log_in, screenshot, serious_violations
 from .test_self_entry import phone, prove, status_in_view
 
 pytestmark = pytest.mark.browser
@@ -150,3 +150,39 @@ def test_a_british_hand_entered_and_confirmed_from_two_phones(live_server, brows
     finally:
         a_context.close()
         b_context.close()
+
+
+def test_the_directors_queue_marks_where_two_entries_of_a_deal_differ(live_server, page, game_set, director):
+    """Issue 23, item 3: two entries of deal 1 that differ only in Dee's score (77 against 79) are
+    shown cell by cell, the differing cell marked in words, not colour alone."""
+    from playwright.sync_api import expect
+
+    from scoring.services import self_entry
+    from tests.scoring.self_entry_support import seat_code, table_token
+
+    event = game_set.table.round.event
+    self_entry.self_entry_mode_set(event=event, user=director, mode="record")
+    key = self_entry.table_keys_ensure(tables=[game_set.table])[game_set.table_id]
+    table_token(game_set)
+    lines = {"Ann": (0, 23), "Bob": (3, 15), "Cy": (1, 0), "Dee": (1, 77)}
+    for seat, dee in ((1, 77), (3, 79)):
+        data = {"deal": 1, "out": "Cy", "dealer": "Ann", "results": {}}
+        for name, (calls, penalty) in lines.items():
+            data["results"][name] = {"calls": calls, "penalty": dee if name == "Dee" else penalty}
+        self_entry.self_entry_submit(
+            key=key,
+            seat=seat,
+            seat_code=seat_code(game_set, seat),
+            device=f"device-of-seat-{seat}-0000",
+            data=data,
+            idempotency_key=f"seat-{seat}",
+        )
+    log_in(page, live_server.url, f"/e/{event.slug}/direct/self-entry/")
+    queue = page.locator(".self-entry-queue")
+    expect(queue.locator("caption").first).to_have_text("1 difference from the other entry (seat 3, Cy)")
+    marked = queue.locator(".queue__differs").first
+    expect(marked).to_contain_text("Dee: score")
+    expect(marked).to_contain_text("≠ differs")
+    expect(queue.locator(".queue__differs")).to_have_count(2)
+    assert serious_violations(page) == []
+    screenshot(page, "self-entry-queue-difference")

@@ -235,13 +235,35 @@ def test_a_set_changed_since_the_entry_waits_for_the_director(table, director):
             "results": {
                 name: {"calls": data[f"p{seat}-calls"], "penalty": data[f"p{seat}-penalty"]}
                 for seat, name in enumerate(["Ann", "Bob", "Cy", "Dee"], start=1)
-            },
+            }
+            # The paper has Dee's 77 as 67: not what the phone entered.
+            | {"Dee": {"calls": 1, "penalty": 67}},
         },
     )
     decide(bob, token, entry, seat=2)
     entry.refresh_from_db()
     assert entry.status == SelfEntryDeal.Status.QUEUED and entry.queue_reason.startswith("conflict")
     assert Deal.objects.count() == 1
+
+
+def test_an_entry_identical_to_the_deal_recorded_meanwhile_closes_itself_when_confirmed(table, director):
+    from adjudication.models import AuditEntry
+    from scoring import services
+
+    token = table_token(table)
+    ann, bob = phone(token), phone(token, "10.1.1.2")
+    enter(ann, token, table)
+    entry = SelfEntryDeal.objects.get()
+    data = deal_one_form(table)
+    results = {
+        name: {"calls": data[f"p{seat}-calls"], "penalty": data[f"p{seat}-penalty"]}
+        for seat, name in enumerate(["Ann", "Bob", "Cy", "Dee"], start=1)
+    }
+    services.deal_record(game_set=table, user=director, data={"deal": 1, "out": "Cy", "results": results})
+    assert "nothing more to do" in decide(bob, token, entry, seat=2).json()["message"]
+    entry.refresh_from_db()
+    assert entry.status == SelfEntryDeal.Status.RECORDED and entry.deal == Deal.objects.get()
+    assert AuditEntry.objects.filter(action="kalooki.selfentry.closed_identical").count() == 1
 
 
 def test_the_phone_page_shows_the_deal_due_its_contract_and_dealer(client, table):

@@ -215,7 +215,8 @@ def test_a_hand_the_desk_recorded_meanwhile_waits_for_the_director_as_a_conflict
     services.deal_record(
         game_set=british,
         user=director,
-        data={"deal": 1, "out": "Ann", "results": {"Ann": {}, "Bob": {"penalty": 60}, "Cy": {"penalty": 95}}},
+        # The paper has Cy's 95 as 90: not what the phone entered.
+        data={"deal": 1, "out": "Ann", "results": {"Ann": {}, "Bob": {"penalty": 60}, "Cy": {"penalty": 90}}},
     )
     answer = send(ann, token, data).json()
     assert answer["ok"] and "conflict: hand 1 was recorded already" in answer["message"]

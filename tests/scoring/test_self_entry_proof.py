@@ -141,3 +141,44 @@ def test_the_page_tells_its_state_and_answers_304_while_nothing_changed(game_set
     assert "Deal 1 was rejected by seat 3 (Cy): “Bob had 61”. It waits for the director" in text
     assert "data-self-entry-form" not in text
     assert ann.get(phone_url(token), HTTP_IF_NONE_MATCH=changed["ETag"]).status_code == 304
+
+
+def test_the_queue_marks_each_difference_and_an_entry_identical_to_the_recorded_deal_closes_itself(
+    game_set, director, as_director
+):
+    """Issue 23, item 3: cell by cell against the other entry or the deal as recorded; identical to what
+    is recorded, the entry closes itself (audited); a stale entry is offered only what can work."""
+    from adjudication.models import AuditEntry
+    from scoring import services
+
+    token, _ann, _entry = entered(game_set, director, "record")
+    # Cy enters deal 1 again with Dee's 77 as 79: both wait for the director, each beside the other.
+    cy = Client(REMOTE_ADDR="10.4.0.3")
+    cy.get(phone_url(token))
+    other = deal_one_form(game_set, seat=3, key="cy-1", **{"p4-penalty": 79})
+    assert cy.post(phone_url(token, "self_entry_enter"), other, **JSON).json()["ok"]
+    event = game_set.table.round.event
+    desk = as_director.get(reverse("scoring:self_entry_desk", kwargs={"slug": event.slug})).content.decode()
+    assert desk.count("1 difference from the other entry") == 2
+    assert '<tr class="queue__differs"><th scope="row">Dee: score</th><td>77</td><td>79</td>' in desk
+    # The desk records deal 1 as Ann's phone had it: Ann's entry is stale (recorded already) and is
+    # offered only setting aside or correcting the recorded deal; a third entry equal to it closes itself.
+    data = {"deal": 1, "out": "Cy", "dealer": "Ann", "results": {}}
+    for name, (calls, penalty) in zip(
+        ("Ann", "Bob", "Cy", "Dee"), ((0, 23), (3, 15), (1, 0), (1, 77)), strict=True
+    ):
+        data["results"][name] = {"calls": calls, "penalty": penalty}
+    services.deal_record(game_set=game_set, user=director, data=data)
+    desk = as_director.get(reverse("scoring:self_entry_desk", kwargs={"slug": event.slug})).content.decode()
+    assert "The same as the deal as recorded" in desk and "1 difference from the deal as recorded" in desk
+    assert "is recorded already, so this entry cannot be accepted" in desk
+    assert desk.count("Accept as entered") == 0 and "Set aside" in desk
+    bob = Client(REMOTE_ADDR="10.4.0.2")
+    bob.get(phone_url(token))
+    again = deal_one_form(game_set, seat=2, key="bob-1")
+    answer = bob.post(phone_url(token, "self_entry_enter"), again, **JSON).json()
+    assert answer["ok"]
+    closed = SelfEntryDeal.objects.get(idempotency_key="bob-1")
+    assert closed.status == SelfEntryDeal.Status.RECORDED and closed.deal_id is not None
+    assert AuditEntry.objects.filter(action="kalooki.selfentry.closed_identical").count() == 1
+    assert Deal.objects.count() == 1

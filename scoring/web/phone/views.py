@@ -314,11 +314,12 @@ def enter(request, token: str, *, key: TableKey):
         status = 409 if isinstance(exc, service.SelfEntryClosed) else refusal_status(exc)
         return _answer(request, token, key, ok=False, message=" ".join(exc.messages), status=status)
     what = f"{page.game.deal_word.capitalize()} {saved.number}"
-    message = (
-        f"{what} sent: waiting for confirmation by another seat."
-        if saved.status == SelfEntryDeal.Status.WAITING
-        else f"{what} sent: it waits for the director ({saved.queue_reason})."
-    )
+    if saved.status == SelfEntryDeal.Status.WAITING:
+        message = f"{what} sent: waiting for confirmation by another seat."
+    elif saved.status == SelfEntryDeal.Status.RECORDED:
+        message = f"{what} sent: {saved.queue_reason}, nothing more to do."
+    else:
+        message = f"{what} sent: it waits for the director ({saved.queue_reason})."
     return _answer(request, token, key, ok=True, message=message, entry=saved.pk, created=created)
 
 
@@ -345,11 +346,14 @@ def _decide(request, token: str, key: TableKey, entry_id: int, *, rejecting: boo
             message = f"{word} {saved.number} rejected: the director settles it."
         else:
             saved = _with_seat_code(request, lambda: service.self_entry_confirm(**proof))
-            message = (
-                f"{word} {saved.number} confirmed and recorded."
-                if saved.status == SelfEntryDeal.Status.RECORDED
-                else f"{word} {saved.number} confirmed: it waits for the director ({saved.queue_reason})."
-            )
+            if saved.status == SelfEntryDeal.Status.RECORDED and saved.settled_note:
+                message = f"{word} {saved.number} confirmed: {saved.queue_reason}, nothing more to do."
+            elif saved.status == SelfEntryDeal.Status.RECORDED:
+                message = f"{word} {saved.number} confirmed and recorded."
+            else:
+                message = (
+                    f"{word} {saved.number} confirmed: it waits for the director ({saved.queue_reason})."
+                )
     except Locked as locked:
         return _locked(request, token, key, locked.wait)
     except ValidationError as exc:
