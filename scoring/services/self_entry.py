@@ -321,11 +321,7 @@ def self_entry_submit(
     same = None if record.void else _identical_to_recorded(record.deal, entry.data, game_set, deals)
     if same is not None:
         # What the desk recorded already, said again: nothing for anyone to settle.
-        entry.status = SelfEntryDeal.Status.RECORDED
-        entry.deal = same
-        entry.queue_reason = f"identical to {word} {record.deal} as recorded"
-        entry.settled_at = timezone.now()
-        entry.settled_note = "closed by itself: identical to what was recorded"
+        _close_identical(entry, same, word)
     elif rivals or (recorded and not record.void):
         entry.status = SelfEntryDeal.Status.QUEUED
         entry.queue_reason = (
@@ -399,6 +395,15 @@ def _identical_to_recorded(number: int, data: Mapping[str, Any], game_set: GameS
     return recorded if same_deal(dict(data), theirs, mark=game.mark) else None
 
 
+def _close_identical(entry: SelfEntryDeal, deal: Any, word: str) -> None:
+    """The entry says what `deal`, recorded already, says: settled as that deal (not saved here)."""
+    entry.status = SelfEntryDeal.Status.RECORDED
+    entry.deal = deal
+    entry.queue_reason = f"identical to {word} {entry.number} as recorded"
+    entry.settled_at = timezone.now()
+    entry.settled_note = "closed by itself: identical to what was recorded"
+
+
 def _audit_closed(entry: SelfEntryDeal) -> None:
     """An entry identical to what was recorded closed itself: its own audit entry says so."""
     if entry.status == SelfEntryDeal.Status.RECORDED and entry.settled_note.startswith("closed by itself"):
@@ -467,11 +472,7 @@ def self_entry_confirm(
     )
     if same is not None:
         # The desk recorded this very deal meanwhile: nothing for anyone to settle.
-        entry.status = SelfEntryDeal.Status.RECORDED
-        entry.deal = same
-        entry.queue_reason = f"identical to {word} {entry.number} as recorded"
-        entry.settled_at = timezone.now()
-        entry.settled_note = "closed by itself: identical to what was recorded"
+        _close_identical(entry, same, word)
     elif recorded:
         entry.status = SelfEntryDeal.Status.QUEUED
         entry.queue_reason = f"conflict: {word} {entry.number} was recorded meanwhile"
