@@ -210,9 +210,29 @@ PUBLIC = (
 )
 
 
+# Kinds of an event's page that show nothing of its game: opened for the first event only.
+SAME_FOR_EVERY_GAME = frozenset(
+    {
+        "scoring:door",
+        "scoring:door_fees",
+        "scoring:door_list",
+        "scoring:door_players",
+        "scoring:door_prizes",
+        "scoring:direct_what_can_go_wrong",
+        "scoring:direct_players_import",
+        "scoring:event_clone",
+        "scoring:prizes",
+        "scoring:pdf_prizes",
+        "adjudication:log",
+        "adjudication:rulings",
+    }
+)
+
+
 def crawl(page, base: str, event: Event, *, label: str, seen: dict, failures: list[str], only=None) -> None:
     """Open every page reachable by links from the event's dashboard and its public page, once per kind
-    of page (Django view) — an event's own pages once per event, the ratings' and seasons' once in all:
+    of page (Django view) — an event's own pages once per event (but those `SAME_FOR_EVERY_GAME`), the
+    ratings' and seasons' once in all:
     HTML pages in the browser (a screenshot each), downloads fetched (a PDF's first page drawn). `only`
     keeps to those kinds. A 5xx goes into `failures` (the parts of a page are watched by `every_page`);
     a link to a 4xx page is printed. `seen` gathers (scope, kind) → address."""
@@ -231,7 +251,8 @@ def crawl(page, base: str, event: Event, *, label: str, seen: dict, failures: li
             kind = resolve(parts.path).view_name
         except Resolver404:
             continue
-        key = (event.slug if parts.path.startswith(own) else "", kind)
+        mine = parts.path.startswith(own) and kind not in SAME_FOR_EVERY_GAME
+        key = (event.slug if mine else "", kind)
         if key in seen or (only is not None and kind not in only):
             continue
         seen[key] = url
@@ -278,9 +299,7 @@ def every_page(page, reader, base: str, events: dict[str, Event]) -> None:
             "scoring:direct",
             "scoring:direct_table",
             "scoring:direct_deal",
-            "scoring:direct_players_import",
             "scoring:event_settings",
-            "scoring:event_clone",
             "scoring:pdf_table_sheet",
             "scoring:pdf_table_blank",
             "scoring:pdf_round_sheets",
@@ -290,6 +309,8 @@ def every_page(page, reader, base: str, events: dict[str, Event]) -> None:
             assert (event.slug, kind) in seen, kind
         for kind in PUBLIC[:-1]:  # a table's history: linked from the director's page only
             assert (event.slug, kind) in public, kind
+    for kind in ("scoring:direct_players_import", "scoring:event_clone", "adjudication:log"):
+        assert ("", kind) in seen, kind
 
 
 def test_a_british_and_a_north_american_night_through_every_page(live_server, page, reader, organiser):
