@@ -43,6 +43,10 @@ def fill_hand(page, number: int, *, game_set, seat: int, out: str, lines: dict[i
                 page.fill(f"[name='s{position}-{field}']", value)
 
 
+def large(page) -> bool:
+    return page.evaluate("document.documentElement.classList.contains('phone-large')")
+
+
 def test_a_british_hand_entered_and_confirmed_from_two_phones(live_server, browser, british_game, decode_qr):
     from playwright.sync_api import expect
 
@@ -60,8 +64,13 @@ def test_a_british_hand_entered_and_confirmed_from_two_phones(live_server, brows
     a_context, ann = phone(browser, address)
     b_context, bob = phone(browser, address)
     try:
-        # Ann enters hand 1: she went out, Bob's score typed, Cy's from the 13 cards left (95).
+        # Ann's phone reads in large type and high contrast (remembered): every state below is checked
+        # with it on, Bob's with it off.
         expect(ann.locator("h1")).to_have_text("Round 1 · Table 1")
+        ann.click("[data-large-toggle]")
+        expect(ann.locator("[data-large-toggle]")).to_have_attribute("aria-pressed", "true")
+        assert large(ann)
+        # Ann enters hand 1: she went out, Bob's score typed, Cy's from the 13 cards left (95).
         fill_hand(
             ann,
             1,
@@ -77,6 +86,7 @@ def test_a_british_hand_entered_and_confirmed_from_two_phones(live_server, brows
         expect(ann.locator(".phone-waiting h2").first).to_have_text("Hand 1: waiting for confirmation")
         expect(ann.locator(".phone-waiting")).to_contain_text("Cy: score 95")
         status_in_view(ann, "Hand 1 sent: waiting for confirmation by another seat")
+        assert large(ann), "the large type is remembered across the page's reload"
 
         # Bob's phone shows the hand to confirm by itself (no reload); he confirms it on his phone.
         expect(bob.locator(".phone-waiting h2").first).to_have_text(
@@ -141,6 +151,7 @@ def test_a_british_hand_entered_and_confirmed_from_two_phones(live_server, brows
         expect(ann.locator("#phone-outbox")).to_be_visible()
         status_in_view(ann, "Saved on this phone, not sent yet")
         screenshot(ann, "self-entry-british-offline", full_page=False)
+        assert horizontal_overflow(ann) == 0 and not large(bob)
         a_context.set_offline(False)
         expect(ann.locator(".phone-waiting")).to_contain_text("Hand 3: waiting for confirmation")
         status_in_view(ann, "Sent after the network came back. Hand 3 sent: waiting for confirmation")
