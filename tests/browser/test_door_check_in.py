@@ -76,6 +76,7 @@ def test_a_player_checked_in_from_the_slips_photo_its_address_and_the_camera(
     ann_png = slip_png(client, slip_url("Ann"), tmp_path / "ann-slip.png")
     log_in(page, base, f"/e/{event.slug}/door/")
     expect(page.locator("h1")).to_have_text("The door: check-in")
+    screenshot(page, "door-page")
     with page.expect_navigation():
         page.set_input_files("#door-photo", str(ann_png))
     assert f"/door/in/{entries['Ann'].pk}/{door_code_for(entries['Ann'].pk)}/" in page.url
