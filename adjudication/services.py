@@ -25,6 +25,7 @@ from django.utils import timezone
 from adjudication.engine.scoring import scored_infractions
 from scoring.errors import field_errors
 from scoring.models import Deal, DealResult, Entry, GameSet
+from scoring.services.closing import round_finality_review
 from scoring.services.guards import (
     SetLocked,
     check_version,
@@ -192,6 +193,8 @@ def ruling_appeal(*, ruling: Ruling, user, reason: str, expected_version: int | 
     ruling_log(
         ruling, "kalooki.ruling.appealed", event=event, user=user, before=before, reason=ruling.appeal_reason
     )
+    # Lodged within a closed round's correction period: its results stay provisional until decided.
+    round_finality_review(round=ruling.set_ruled.table.round, user=user, cause="an appeal lodged")
     return ruling
 
 
@@ -236,4 +239,5 @@ def ruling_decide(
         after=after,
         reason=ruling.decision_reason,
     )
+    round_finality_review(round=game_set.table.round, user=user, cause=f"an appeal {decision}")
     return ruling

@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
-from django.core.validators import MinValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
@@ -20,6 +20,7 @@ from adjudication.engine.rules import AnyRuleSet, InvalidRuleSet, ruleset_from
 
 from .games import GAMES, JAMAICAN, Game, family_of_preset, game_of_family
 from .names import name_key
+from .page_cache import finals_passed
 
 # Tie-break keys (SCORESHEET.md "Standings as data"): key -> True when a lower value is better.
 TIEBREAKS: dict[str, bool] = {
@@ -92,6 +93,10 @@ class Event(models.Model):
     door_staff = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="door_events")
     # The prize table (issue 26, `scoring.prizes`): currency, overall places, categories, one prize or more.
     prizes = models.JSONField(default=dict, blank=True)
+    # Closed rounds are provisional this long, then final (0: at once); `final_times`: the moments its
+    # rounds become final, so pages change at each without a query (scoring.services.closing).
+    correction_minutes = models.PositiveIntegerField(default=30, validators=[MaxValueValidator(7 * 24 * 60)])
+    final_times = models.JSONField(default=list, blank=True, encoder=DjangoJSONEncoder)
     # Bumped by every service that changes a counted result: cache keys and ETags derive from it.
     results_changed_at = models.DateTimeField(default=timezone.now)
     results_stamp = models.PositiveIntegerField(default=0)
@@ -145,7 +150,7 @@ class Event(models.Model):
     @property
     def page_etag(self) -> str:
         """The ETag of this event's public pages: its results stamp and its version (settings shown)."""
-        return f'"{self.pk}-{self.results_stamp}-{self.version}"'
+        return f'"{self.pk}-{self.results_stamp}-{self.version}-{finals_passed(self.final_times)[0]}"'
 
     def is_director(self, user) -> bool:
         """Staff, or one of this event's directors (one query unless staff/anonymous)."""
@@ -325,6 +330,10 @@ class Round(models.Model):
     closed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    # When the closed round becomes final (closed_at + the correction period; None while an appeal or a
+    # reopened set holds it); a correction after that is an organiser's (scoring.services.closing).
+    final_at = models.DateTimeField(null=True, blank=True)
+    corrected_after_final_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -340,6 +349,9 @@ class Round(models.Model):
     @property
     def is_closed(self) -> bool:
         return self.closed_at is not None
+
+    def is_final(self, now=None) -> bool:
+        return self.final_at is not None and self.final_at <= (now or timezone.now())
 
 
 class Table(models.Model):

@@ -28,15 +28,18 @@ another worker's change) and pages are cached by their views against the event's
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 import threading
 import time
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache, caches
 from django.db import transaction
 from django.http import HttpResponse
+from django.utils import timezone
 from django.utils.cache import get_conditional_response
 from django.utils.http import parse_http_date_safe
 
@@ -46,8 +49,31 @@ GENERATION_KEY = "kalooki:results-generation"
 # Bounds a stored page's life should anything it shows change without moving the generation on.
 PAGE_SECONDS = 120
 SHARED = "kalooki_shared_page"
+EXPIRES = "kalooki_expires_at"
 # Headers the stack sets per request, never to be replayed from a stored copy.
 NOT_STORED = {"set-cookie", "date"}
+
+
+def finals_passed(final_times, now: datetime | None = None) -> tuple[int, datetime | None]:
+    """(how many of an event's moments of rounds becoming final have passed, the next one): its pages
+    change at each (their ETag counts them), and a stored copy expires at the next (issue 21)."""
+    now = now or timezone.now()
+    moments = sorted(datetime.fromisoformat(value) for value in final_times or ())
+    return sum(1 for moment in moments if moment <= now), next((m for m in moments if m > now), None)
+
+
+def expire_at(response: HttpResponse, moment: datetime | None) -> HttpResponse:
+    """A stored copy of this response is not served from `moment` on (a round becomes final then)."""
+    if moment is not None:
+        setattr(response, EXPIRES, moment.timestamp())
+    return response
+
+
+def _seconds_left(response: HttpResponse) -> int:
+    expires = getattr(response, EXPIRES, None)
+    if expires is None:
+        return PAGE_SECONDS
+    return max(0, min(PAGE_SECONDS, math.ceil(expires - time.time())))
 
 
 def mark_shared(response: HttpResponse) -> HttpResponse:
@@ -336,6 +362,9 @@ class SharedPageCacheMiddleware:
         if shared_cache.recoveries() != recoveries:
             # The cache came back with this read, and the generation moved on after it was read.
             generation, stored = None, None
+        # A page stored before a round became final is not served after it (its words changed).
+        if stored is not None and stored.get("expires") is not None and stored["expires"] <= time.time():
+            stored = None
         if generation is not None and stored is not None and stored["generation"] == generation:
             return _replay(request, stored)
         if generation is None:
@@ -349,6 +378,9 @@ class SharedPageCacheMiddleware:
                 "status": response.status_code,
                 "headers": headers,
                 "content": response.content,
+                "expires": getattr(response, EXPIRES, None),
             }
-            cache.set(key, page, PAGE_SECONDS)
+            seconds = _seconds_left(response)
+            if seconds:
+                cache.set(key, page, seconds)
         return response

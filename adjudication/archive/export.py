@@ -24,7 +24,7 @@ from scoring.models import Entry, Event, Round, Table
 from ..models import AuditEntry, Ruling
 from ..rulings import rulings_that_added_points
 from .door import door_export, player_extras
-from .reading import EVENT_FORMAT
+from .reading import DEFAULT_CORRECTION_MINUTES, EVENT_FORMAT
 
 
 def event_export(*, event: Event, audit: bool = True) -> dict[str, Any]:
@@ -66,6 +66,9 @@ def _event_head(event: Event) -> dict[str, Any]:
         tiebreaks=list(event.tiebreaks),
         paper=event.paper,
     )
+    if event.correction_minutes != DEFAULT_CORRECTION_MINUTES:
+        # Final results (issue 21): absent, the default period.
+        head["correction_minutes"] = event.correction_minutes
     if event.format == Event.Format.PLACEMENT or event.placement_points:
         # British placement events: the points of first place, second place … ([] = n − 1 … 0).
         head["placement_points"] = list(event.placement_points or [])
@@ -114,6 +117,12 @@ def _rounds(event: Event) -> list[dict[str, Any]]:
         if by_round.get(rnd.pk):
             # A seated round not yet published stays its directors' alone when restored (null).
             item["published_at"] = rnd.published_at.isoformat() if rnd.published_at else None
+        # Final results (issue 21): absent on a closed round, it is final; a time still to come, it is
+        # provisional until then; null, an appeal or a correction holds it provisional.
+        if rnd.closed_at is not None and not rnd.is_final():
+            item["final_at"] = _iso(rnd.final_at)
+        if rnd.corrected_after_final_at is not None:
+            item["corrected_after_final"] = _iso(rnd.corrected_after_final_at)
         item["tables"] = [_table(table, rulings) for table in by_round.get(rnd.pk, [])]
         rounds.append(item)
     return rounds

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -38,6 +39,9 @@ from .values import (
 )
 
 EVENT_FORMAT = "kalooki-event/1"
+# `event.correction_minutes` absent: the model's default period (issue 21); at most a week.
+DEFAULT_CORRECTION_MINUTES = Event._meta.get_field("correction_minutes").default
+MAX_CORRECTION_MINUTES = 7 * 24 * 60
 TABLE_STATUSES = (GameSet.Status.IN_PLAY, GameSet.Status.VERIFIED)
 
 
@@ -85,6 +89,12 @@ class RoundPlan:
     # `rounds[].published_at`: absent = published (when imported); null = not published yet.
     published: bool = True
     published_at: Any = None
+    # Final results (issue 21): `rounds[].final_at` given (a time, or None: held by an appeal or a
+    # correction); not given, a closed round is final. `rounds[].corrected_after_final`: when a set of
+    # it was reopened after it was final.
+    final_given: bool = False
+    final_at: datetime | None = None
+    corrected_after_final: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -175,6 +185,12 @@ def read_event(raw: Any, slug: str) -> dict[str, Any]:
         "tiebreaks": tiebreaks,
         "placement_points": list(points or []),
         "paper": text_at(head.get("paper"), "event.paper", default=Event.Paper.A4) or Event.Paper.A4,
+        "correction_minutes": whole_at(
+            head.get("correction_minutes", DEFAULT_CORRECTION_MINUTES),
+            "event.correction_minutes",
+            minimum=0,
+            maximum=MAX_CORRECTION_MINUTES,
+        ),
     }
 
 
@@ -252,6 +268,11 @@ def read_rounds(raw: Any, event_rules: RuleSet, players: set[str]) -> tuple[Roun
                 closed=None if item.get("closed") is None else flag_at(item["closed"], f"{path}.closed"),
                 published="published_at" not in item or item["published_at"] is not None,
                 published_at=_published_at(item, path),
+                final_given="final_at" in item,
+                final_at=_moment_at(item.get("final_at"), f"{path}.final_at"),
+                corrected_after_final=_moment_at(
+                    item.get("corrected_after_final"), f"{path}.corrected_after_final"
+                ),
             )
         )
     return tuple(rounds)
@@ -264,6 +285,16 @@ def _published_at(item: dict[str, Any], path: str):
     moment = moment_or_none(raw)
     if moment is None:
         raise ArchiveError(f"{path}.published_at", f"{raw!r} is not an ISO date and time")
+    return moment
+
+
+def _moment_at(value: Any, path: str) -> datetime | None:
+    """An ISO date and time, or None (null or absent); anything else is refused, naming the place."""
+    if value is None:
+        return None
+    moment = moment_or_none(value)
+    if moment is None:
+        raise ArchiveError(path, f"expected a date and time (2026-12-05T21:30:00+00:00), got {got(value)}")
     return moment
 
 

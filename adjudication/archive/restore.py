@@ -295,6 +295,17 @@ def _write_round(event: Event, plan: RoundPlan, user, report: ImportReport, *, r
             services.round_close(round=rnd, user=user, reason=IMPORT_REASON)
     elif plan.closed is False and rnd.closed_at is not None:
         report.notes.append(f"{plan.path}: marked open but every table is verified: the round has closed")
+    if rnd.closed_at is not None or (closed and plan.tables):
+        # Final results (issue 21): a closed round is final unless the archive says otherwise.
+        with _at(f"{plan.path}.final_at"):
+            services.round_final_restore(
+                round=rnd,
+                user=user,
+                final_given=plan.final_given,
+                final_at=plan.final_at,
+                corrected_after_final=plan.corrected_after_final,
+                reason=IMPORT_REASON,
+            )
 
 
 def _verify(game_set: GameSet, plan: TablePlan, user) -> GameSet:

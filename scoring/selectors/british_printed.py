@@ -20,6 +20,7 @@ from ..printing.pdf_data import EventHeader, SheetPlayer, StandingsSheet, standi
 from .british_games import GamePage, game_page_from_rows
 from .british_standings import british_standings
 from .printed import event_header
+from .standings_scope import standings_scope
 
 __all__ = [
     "BLANK_HANDS",
@@ -167,10 +168,13 @@ def british_standings_sheet(
 ) -> StandingsSheet:
     """A British event's standings as printed (placement points or knock-out rows)."""
     rows = british_standings(event, round_number=round_number, provisional=provisional)
+    scope = standings_scope(event, round_number=round_number, provisional=provisional)
     return standings_from_rows(
         event=event_header(event),
         rows=rows,
         round_number=round_number,
         provisional=provisional,
         knockout=event.is_knockout,
+        heading=scope.heading(),
+        notes=scope.notes_with_finality(),
     )

@@ -23,6 +23,7 @@ from fractions import Fraction
 from typing import Any
 
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+from django.utils import timezone
 
 from ..games import Placing, game_of
 from ..models import Deal, DealResult, Event, GameSet, Round, Seat
@@ -78,7 +79,9 @@ def placement_points(points: Sequence[float], place: int, shared: int, players: 
     return int(value) if value.denominator == 1 else round(float(value), 2)
 
 
-def _counted(event: Event, *, round_number: int | None, provisional: bool) -> QuerySet[GameSet]:
+def _counted(
+    event: Event, *, round_number: int | None, provisional: bool, final_only: bool = False
+) -> QuerySet[GameSet]:
     games = GameSet.objects.filter(table__round__event=event)
     if round_number is not None:
         games = games.filter(table__round__number=round_number)
@@ -87,10 +90,14 @@ def _counted(event: Event, *, round_number: int | None, provisional: bool) -> Qu
     if round_number is None:
         # Rounds 1…N, every one closed (as recorded when its last game was verified); a closed round's
         # game reopened for a correction keeps counting as it stands, as in the Jamaican standings.
+        not_counted = Q(closed_at__isnull=True)
+        if final_only:
+            # A season counts final results only (issue 21): a round in its correction period waits.
+            not_counted |= Q(final_at__isnull=True) | Q(final_at__gt=timezone.now())
         open_so_far = Round.objects.filter(
+            not_counted,
             event=event,
             number__lte=OuterRef("table__round__number"),
-            closed_at__isnull=True,
             tables__isnull=False,
         )
         return games.filter(~Exists(open_so_far))
@@ -98,11 +105,13 @@ def _counted(event: Event, *, round_number: int | None, provisional: bool) -> Qu
 
 
 def british_game_results(
-    event: Event, *, round_number: int | None = None, provisional: bool = False
+    event: Event, *, round_number: int | None = None, provisional: bool = False, final_only: bool = False
 ) -> list[GameResult]:
     """The counted games of `event` with their finishing orders. Four queries (five with the closed
-    rounds' check)."""
-    return games_with_orders(_counted(event, round_number=round_number, provisional=provisional))
+    rounds' check); `final_only`: the official view over final rounds alone."""
+    return games_with_orders(
+        _counted(event, round_number=round_number, provisional=provisional, final_only=final_only)
+    )
 
 
 def games_with_orders(games_read: QuerySet[GameSet]) -> list[GameResult]:
@@ -163,6 +172,7 @@ def british_standings(
     round_number: int | None = None,
     provisional: bool = False,
     with_ids: bool = False,
+    final_only: bool = False,
 ) -> list[dict[str, Any]]:
     """The standings of an event of games of hands, best first (placement or knock-out rows, see the
     module). A North American game's rows add up what each player `collected` (more being better, NA6)
@@ -171,7 +181,9 @@ def british_standings(
     collects = game_of(event).collects
     # The figure the rows add up, and its sign in the ordering (lower penalty, higher collected first).
     figure, sign = ("collected", -1) if collects else ("penalty", 1)
-    games = british_game_results(event, round_number=round_number, provisional=provisional)
+    games = british_game_results(
+        event, round_number=round_number, provisional=provisional, final_only=final_only
+    )
     who = {
         pk: (club, player_id)
         for pk, club, player_id in event.entries.values_list("pk", "player__club", "player_id")

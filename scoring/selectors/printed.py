@@ -254,5 +254,5 @@ def standings_sheet(event, *, round_number: int | None = None, provisional: bool
         provisional=provisional,
         knockout=event.is_knockout,
         heading=view.scope.heading(),
-        notes=view.scope.notes(),
+        notes=view.scope.notes_with_finality(),
     )

@@ -39,6 +39,7 @@ from ..models import (
     Season,
     Seat,
 )
+from ..page_cache import finals_passed
 from ..ratings import INACTIVE_AFTER_MONTHS, PROVISIONAL_BELOW, Match, competition_ranks, is_active, is_ranked
 from .british_standings import british_places
 from .standings import event_standings, official_places
@@ -91,16 +92,19 @@ def _player_rows() -> list[tuple[int, str, str]]:
 
 
 def closed_rounds(events: QuerySet[Event] | None = None) -> QuerySet[Round]:
-    """The rounds the official standings count: closed as recorded (`scoring.services.closing`: the
-    last seated table verified, an override counting), with every earlier seated round of the event
-    closed too (rounds 1…N). A round stays closed when a set of it is reopened for a correction."""
+    """The rounds ratings count: closed as recorded (`scoring.services.closing`: the last seated table
+    verified, an override counting) and **final** — their correction period over, no appeal or
+    correction holding them (issue 21) — with every earlier seated round of the event final too
+    (rounds 1…N). A round stays closed, and final, when a set of it is reopened for a correction."""
+    now = timezone.now()
+    not_final = Q(closed_at__isnull=True) | Q(final_at__isnull=True) | Q(final_at__gt=now)
     earlier_open = Round.objects.filter(
+        not_final,
         event=OuterRef("event"),
         number__lt=OuterRef("number"),
-        closed_at__isnull=True,
         tables__isnull=False,
     )
-    rounds = Round.objects.filter(closed_at__isnull=False).exclude(Exists(earlier_open))
+    rounds = Round.objects.filter(closed_at__isnull=False, final_at__lte=now).exclude(Exists(earlier_open))
     return rounds if events is None else rounds.filter(event__in=events)
 
 
@@ -254,7 +258,12 @@ def event_places(events: Iterable[Event]) -> list[EventPlaces]:
     (two with knock-out events among them) after one for their counted rounds; a game of hands' event
     through its own standings (two queries an event)."""
     events = list(events)
-    keys = {event.pk: f"kalooki:places:{event.pk}:{event.results_stamp}:{event.version}" for event in events}
+    # A season counts final results only: the places move on as each round becomes final.
+    keys = {
+        event.pk: f"kalooki:places:{event.pk}:{event.results_stamp}:{event.version}:"
+        f"{finals_passed(event.final_times)[0]}"
+        for event in events
+    }
     kept = cache.get_many(list(keys.values()))
     missing = [event for event in events if keys[event.pk] not in kept]
     by_totals = [event for event in missing if not game_of_preset(event.ruleset_preset).of_hands]
@@ -267,7 +276,7 @@ def event_places(events: Iterable[Event]) -> list[EventPlaces]:
             rounds.setdefault(event_id, []).append(pk)
         read = official_places(by_totals, rounds)
     for event in missing:
-        rows = read[event.pk] if event.pk in read else event_standings(event, with_ids=True)
+        rows = read[event.pk] if event.pk in read else event_standings(event, with_ids=True, final_only=True)
         kept[keys[event.pk]] = [
             (row["player_id"], row["entry_id"], row["place"], row["shared"]) for row in rows
         ]
@@ -283,8 +292,19 @@ def ratings_fingerprint(season: Season | None, game: Game = JAMAICAN) -> str:
     parts: list[Any] = [RATING_METHOD, game.family]
     if season is not None:
         parts.append(("season", season.pk, season.version, season.best_of, season.points))
-    rows = events_in(season).order_by("pk").values_list("pk", "results_stamp", "version", "ruleset_preset")
-    parts.append([row for row in rows if season is not None or game_of_preset(row[3]) is game])
+    rows = (
+        events_in(season)
+        .order_by("pk")
+        .values_list("pk", "results_stamp", "version", "ruleset_preset", "final_times")
+    )
+    # Ratings count final results: a round becoming final changes what they read.
+    parts.append(
+        [
+            (pk, stamp, version, preset, finals_passed(final_times)[0])
+            for pk, stamp, version, preset, final_times in rows
+            if season is not None or game_of_preset(preset) is game
+        ]
+    )
     parts.append(_player_rows())
     return hashlib.sha256(repr(parts).encode()).hexdigest()
 

@@ -295,6 +295,7 @@ def standings(
     round_number: int | None = None,
     provisional: bool = False,
     with_ids: bool = False,
+    final_only: bool = False,
 ) -> Standings:
     """A standings view of the event, as in SCORESHEET.md "Standings as data". Two queries (the
     scope's, the figures'), whatever the event's size or state.
@@ -314,7 +315,7 @@ def standings(
 
     Everything is summed in the database (`_standings_sql`); Python only ranks one row per player.
     """
-    scope = standings_scope(event, round_number=round_number, provisional=provisional)
+    scope = standings_scope(event, round_number=round_number, provisional=provisional, final_only=final_only)
     knockout = event.is_knockout
     sql, params = _standings_sql(
         event_id=event.pk,
@@ -396,9 +397,12 @@ def standings_for_event(
     round_number: int | None = None,
     provisional: bool = False,
     with_ids: bool = False,
+    final_only: bool = False,
 ) -> list[dict[str, Any]]:
     """The rows of `standings(...)` alone (two queries)."""
-    return standings(event, round_number=round_number, provisional=provisional, with_ids=with_ids).rows
+    return standings(
+        event, round_number=round_number, provisional=provisional, with_ids=with_ids, final_only=final_only
+    ).rows
 
 
 def standings_view(
@@ -431,12 +435,15 @@ def event_standings(
     round_number: int | None = None,
     provisional: bool = False,
     with_ids: bool = False,
+    final_only: bool = False,
 ) -> list[dict[str, Any]]:
     """Any game's standings rows, best first: a set total's (`standings`) or, for a game ranked by its
     finishing order, placement or knock-out rows (`british_standings`). The one door for callers that
-    only need the rows (seating by standings, ratings' places)."""
+    only need the rows (seating by standings, ratings' places; `final_only`: final rounds alone)."""
     read = british_standings if game_of(event).of_hands else standings_for_event
-    return read(event, round_number=round_number, provisional=provisional, with_ids=with_ids)
+    return read(
+        event, round_number=round_number, provisional=provisional, with_ids=with_ids, final_only=final_only
+    )
 
 
 def knockout_qualifiers(event: Event, *, round_number: int) -> list[int]:

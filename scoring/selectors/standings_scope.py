@@ -14,8 +14,10 @@ open round is and which sets are being corrected; pages, PDFs, the projector, th
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.db.models import Case, Count, F, IntegerField, Q, When
+from django.utils import timezone
 
 from ..models import Event, GameSet, Table
 
@@ -24,14 +26,40 @@ ROUND = "round"
 PROVISIONAL = "provisional"
 
 
+def clock_words(moment: datetime, now: datetime) -> str:
+    """'21:30', or '7 Dec, 21:30' when it is not today (local time)."""
+    local = timezone.localtime(moment)
+    if local.date() == timezone.localtime(now).date():
+        return f"{local:%H:%M}"
+    return f"{local.day} {local:%b}, {local:%H:%M}"
+
+
 @dataclass(frozen=True)
 class RoundProgress:
-    """A seated round: its tables, how many are verified, whether it has closed."""
+    """A seated round: its tables, how many are verified, whether it has closed; when a closed round
+    becomes final (`final_at`; None while an appeal or a correction holds it) and whether it was
+    corrected after that."""
 
     number: int
     tables: int
     verified: int
     closed: bool
+    final_at: datetime | None = None
+    corrected_after_final: bool = False
+
+    def is_final(self, now: datetime) -> bool:
+        return self.closed and self.final_at is not None and self.final_at <= now
+
+    def finality(self, now: datetime) -> str:
+        """'final', 'provisional until 21:30', 'provisional until an appeal is decided or a correction
+        verified'; '' for a round not closed."""
+        if not self.closed:
+            return ""
+        if self.final_at is None:
+            return "provisional until its appeal is decided or its correction verified"
+        if self.final_at <= now:
+            return "final"
+        return f"provisional until {clock_words(self.final_at, now)}"
 
     @property
     def words(self) -> str:
@@ -128,9 +156,58 @@ class StandingsScope:
             if self.round_number is None or row.round == self.round_number
         ]
 
+    def counted_closed_rounds(self) -> list[RoundProgress]:
+        """The closed rounds the view's results come from (official: 1…N; one round: that round)."""
+        if self.view == OFFICIAL:
+            return [row for row in self.rounds if self.after_round and row.number <= self.after_round]
+        if self.view == ROUND:
+            return [row for row in self.rounds if row.number == self.round_number and row.closed]
+        return []
+
+    def results_words(self, now: datetime | None = None) -> str:
+        """Whether the results shown are final (issue 21): 'results final', 'results provisional until
+        21:30' (round 2), 'results provisional until round 2's appeal is decided …', with 'corrected
+        after the results were final' for a round corrected after it; '' when nothing closed is shown
+        (the provisional view and an open round's verified sets say so in their heading)."""
+        now = now or timezone.now()
+        rounds = self.counted_closed_rounds()
+        if not rounds:
+            return ""
+        waiting = [row for row in rounds if not row.is_final(now)]
+        if not waiting:
+            words = "results final"
+        elif len(rounds) == 1:
+            words = f"results {waiting[0].finality(now)}"
+        else:
+            words = "results " + "; ".join(f"round {row.number} {row.finality(now)}" for row in waiting)
+            final = [str(row.number) for row in rounds if row.is_final(now)]
+            if final:
+                words += f"; round{'s' if len(final) > 1 else ''} {', '.join(final)} final"
+        corrected = [str(row.number) for row in rounds if row.corrected_after_final]
+        if corrected:
+            words += f" (round {', '.join(corrected)} corrected after the results were final)"
+        return words
+
+    @property
+    def finality(self) -> str:
+        """`results_words()` now (templates)."""
+        return self.results_words()
+
+    def is_final(self, now: datetime | None = None) -> bool:
+        """Every closed round the view shows is final (a season or a rating counts it)."""
+        now = now or timezone.now()
+        rounds = self.counted_closed_rounds()
+        return bool(rounds) and all(row.is_final(now) for row in rounds)
+
     def notes(self) -> list[str]:
-        """The progress and the corrections, in that order."""
+        """The progress and the corrections, in that order (`results_words` says whether the results
+        are final: every surface prints it beside these)."""
         return [*self.progress(), *self.corrections()]
+
+    def notes_with_finality(self) -> list[str]:
+        """Whether the results are final, then the notes: what a printed page or the command says."""
+        finality = self.results_words()
+        return [*([finality] if finality else []), *self.notes()]
 
     def summary(self) -> str:
         """One line: the heading, then every note ('Official standings after round 2; round 3: 2 of 4
@@ -148,10 +225,11 @@ class StandingsScope:
 
 
 def standings_scope(
-    event: Event, *, round_number: int | None = None, provisional: bool = False
+    event: Event, *, round_number: int | None = None, provisional: bool = False, final_only: bool = False
 ) -> StandingsScope:
     """The scope of a standings view of `event`. One query (the event's tables; rounds with no seated
-    table are ignored)."""
+    table are ignored). `final_only`: the official view counts rounds 1…N while each is final (what a
+    season counts), not merely closed."""
     # One row per round and set status, and one of its own for each set being corrected (a closed
     # round's reopened set: it names its table): a few dozen rows, not one for every table.
     being_corrected = Q(round__closed_at__isnull=False, game_set__corrected_after_verification=True) & ~Q(
@@ -161,28 +239,43 @@ def standings_scope(
         # A round seated but not published is not public: not in any view's words.
         Table.objects.filter(round__event=event, round__published_at__isnull=False)
         .annotate(corrected=Case(When(being_corrected, then=F("number")), output_field=IntegerField()))
-        .values_list("round__number", "round__closed_at", "game_set__status", "corrected")
+        .values_list(
+            "round__number",
+            "round__closed_at",
+            "round__final_at",
+            "round__corrected_after_final_at",
+            "game_set__status",
+            "corrected",
+        )
         .annotate(tables=Count("pk"))
         .order_by("round__number", "corrected")
     )
     counts: dict[int, list[int]] = {}
-    closed: dict[int, bool] = {}
+    closed: dict[int, tuple[bool, datetime | None, bool]] = {}
     corrected = []
-    for number, closed_at, status, table, tables in rows:
+    for number, closed_at, final_at, corrected_after_final, status, table, tables in rows:
         tally = counts.setdefault(number, [0, 0])
         tally[0] += tables
         if status == GameSet.Status.VERIFIED:
             tally[1] += tables
-        closed[number] = closed_at is not None
+        closed[number] = (closed_at is not None, final_at, corrected_after_final is not None)
         if table is not None:
             corrected.append(CorrectedSet(round=number, table=table))
     rounds = tuple(
-        RoundProgress(number=number, tables=tables, verified=verified, closed=closed[number])
+        RoundProgress(
+            number=number,
+            tables=tables,
+            verified=verified,
+            closed=closed[number][0],
+            final_at=closed[number][1],
+            corrected_after_final=closed[number][2],
+        )
         for number, (tables, verified) in counts.items()
     )
     after = None
+    now = timezone.now()
     for row in rounds:
-        if not row.closed:
+        if not row.closed or (final_only and not row.is_final(now)):
             break
         after = row.number
     if provisional:

@@ -19,7 +19,7 @@ inside it import each other directly.
 """
 
 from .accounts import account_delete, account_save
-from .closing import round_close, round_close_if_complete
+from .closing import round_close, round_close_if_complete, round_final_restore
 from .deals import DealDeletion, DealOutcome, deal_delete, deal_record
 from .entries import entry_add, entry_reinstate, entry_withdraw
 from .events import (
@@ -85,6 +85,7 @@ __all__ = [
     "round_close",
     "round_close_if_complete",
     "round_create",
+    "round_final_restore",
     "round_publish",
     "round_seat",
     "round_seat_manual",

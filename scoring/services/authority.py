@@ -36,3 +36,16 @@ def require_every_event(user, events: Iterable[Event], *, what: str) -> None:
         raise PermissionDenied(
             f"Only staff or the directors of every event involved can {what}: not {names}."
         )
+
+
+ORGANISER_PERMISSION = "scoring.organise_events"
+
+
+def is_organiser(user) -> bool:
+    """May set events up and correct final results: staff, or a user given the organiser permission
+    (`create_director --organiser`); no user is the operator at the command line."""
+    if user is None:
+        return True
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return bool(user.is_staff or user.has_perm(ORGANISER_PERMISSION))

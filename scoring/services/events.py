@@ -37,6 +37,8 @@ EDITABLE_EVENT_FIELDS = (
     "venue",
     "paper",
     "entry_mode",
+    # Final results (issue 21): a round closing after a change takes the new period.
+    "correction_minutes",
     *FROZEN_EVENT_FIELDS,
 )
 
@@ -56,6 +58,7 @@ def _event_data(event: Event) -> dict[str, Any]:
         "tiebreaks": event.tiebreaks,
         "paper": event.paper,
         "entry_mode": event.entry_mode,
+        "correction_minutes": event.correction_minutes,
     }
 
 
@@ -76,6 +79,7 @@ def event_create(
     tiebreaks: Sequence[str] | None = None,
     paper: str = Event.Paper.A4,
     entry_mode: str = Event.EntryMode.TOTALS,
+    correction_minutes: int | None = None,
     directors: Iterable = (),
     reason: str = "",
 ) -> Event:
@@ -95,6 +99,8 @@ def event_create(
         paper=paper,
         entry_mode=entry_mode,
     )
+    if correction_minutes is not None:
+        event.correction_minutes = correction_minutes
     event.full_clean()
     event.save()
     # The home page lists the events.

@@ -14,7 +14,8 @@ from ..errors import field_errors
 from ..games import game_of
 from ..models import GameSet
 from ..sheets import deals_of, findings_for_set, seats_of, sheet_from_rows
-from .closing import round_close_if_complete
+from .authority import is_organiser
+from .closing import round_close_if_complete, round_corrected_after_final, round_finality_review
 from .guards import SetLocked, check_version, describe_set, locked_set, sentence, set_changed
 
 
@@ -89,9 +90,12 @@ def set_verify(
         after=after,
         reason=game_set.override_reason,
     )
-    # The round's last seated table verified: the round closes, in this transaction.
+    # The round's last seated table verified: the round closes, in this transaction. A closed round
+    # held provisional by this set's correction may become final now (or at its period's end).
     table = game_set.table
-    round_close_if_complete(round=table.round, user=user, cause=f"table {table.number} verified")
+    cause = f"table {table.number} verified"
+    if not round_close_if_complete(round=table.round, user=user, cause=cause):
+        round_finality_review(round=table.round, user=user, cause=cause)
     return game_set
 
 
@@ -109,6 +113,14 @@ def set_reopen(*, game_set: GameSet, user, reason: str, expected_version: int | 
     if not reason or not reason.strip():
         unit = game_of(game_set.table.round.event).unit
         raise field_errors({"reason": f"Say why the verified {unit} is reopened."})
+    rnd = game_set.table.round
+    after_final = rnd.is_final()
+    if after_final and not is_organiser(user):
+        raise ValidationError(
+            f"Round {rnd.number}'s results are final (since {timezone.localtime(rnd.final_at):%H:%M}): "
+            "only an organiser may reopen a set of it, with a reason; it is then shown as corrected "
+            "after the results were final."
+        )
     before = {
         "status": game_set.status,
         "verified_by": game_set.verified_by.get_username() if game_set.verified_by else None,
@@ -128,9 +140,15 @@ def set_reopen(*, game_set: GameSet, user, reason: str, expected_version: int | 
         user=user,
         obj=game_set,
         before=before,
-        after={"status": game_set.status, "corrected_after_verification": True},
+        after={"status": game_set.status, "corrected_after_verification": True, "after_final": after_final},
         reason=reason.strip(),
     )
+    cause = f"table {game_set.table.number} reopened"
+    if after_final:
+        round_corrected_after_final(round=rnd, user=user, reason=reason.strip(), cause=cause)
+    else:
+        # Within the correction period: the round stays provisional until the set is verified again.
+        round_finality_review(round=rnd, user=user, cause=cause)
     return game_set
 
 

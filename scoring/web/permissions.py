@@ -13,6 +13,7 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 
 from ..models import Event
+from ..services import authority
 from ..services.authority import foreign_events
 
 
@@ -91,15 +92,12 @@ def door_required(view):
     return wrapper
 
 
-ORGANISER_PERMISSION = "scoring.organise_events"
-
-
 def is_organiser(user) -> bool:
-    """May set events up (create, change, clone): staff, or a user given the organiser permission
-    (`create_director --organiser`)."""
-    if not getattr(user, "is_authenticated", False):
+    """May set events up (create, change, clone) and correct final results: staff, or a user given
+    the organiser permission (`create_director --organiser`)."""
+    if user is None:
         return False
-    return bool(user.is_staff or user.has_perm(ORGANISER_PERMISSION))
+    return authority.is_organiser(user)
 
 
 def organiser_required(view):

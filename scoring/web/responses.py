@@ -4,18 +4,22 @@ event's results stamp, a stored copy for anonymous readers) and a PDF shown in t
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import math
+from datetime import datetime
 from functools import wraps
 
 from django.conf import settings
 from django.core.cache import cache
 from django.http import Http404, HttpResponse
+from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import condition, require_safe
 
 from ..models import Event
-from ..page_cache import mark_shared
+from ..page_cache import expire_at, finals_passed, mark_shared
 from .lookups import event_for
 
 # Pages change only with the event's results stamp (or its version); this bounds a stale entry's life
@@ -44,14 +48,21 @@ def results_last_modified(request, slug: str, **kwargs):
     if not is_anonymous_reader(request):
         return None
     try:
-        return event_for(request, slug).results_changed_at
+        event = event_for(request, slug)
     except Http404:
         return None
+    # A round that became final changed the page's words at that moment.
+    passed = [
+        moment for moment in map(datetime.fromisoformat, event.final_times or ()) if moment <= timezone.now()
+    ]
+    return max([event.results_changed_at, *passed])
 
 
 def _page_cache_key(request, event: Event) -> str:
     path = hashlib.sha256(request.get_full_path().encode()).hexdigest()[:32]
-    return f"kalooki:page:{event.pk}:{event.results_stamp}:{event.version}:{path}"
+    # A page stored before one of the event's rounds became final is not read after it.
+    passed = finals_passed(event.final_times)[0]
+    return f"kalooki:page:{event.pk}:{event.results_stamp}:{event.version}:{passed}:{path}"
 
 
 def cached_public_page(view):
@@ -79,7 +90,11 @@ def cached_public_page(view):
                 for name in ("Content-Type", "Content-Disposition")
                 if name in response.headers
             }
-            cache.set(key, (response.content, kept), PAGE_CACHE_SECONDS)
+            upcoming = finals_passed(event.final_times)[1]
+            seconds = PAGE_CACHE_SECONDS
+            if upcoming is not None:
+                seconds = min(seconds, max(1, math.ceil((upcoming - timezone.now()).total_seconds())))
+            cache.set(key, (response.content, kept), seconds)
         return response
 
     return wrapper
@@ -99,8 +114,11 @@ def public_results_page(view):
         patch_cache_control(response, max_age=0, must_revalidate=True)
         patch_vary_headers(response, ["Cookie"])
         if is_anonymous_reader(request):
-            # With a shared cache, the first middleware serves the next reader without the database.
+            # With a shared cache, the first middleware serves the next reader without the database,
+            # until the next moment one of the event's rounds becomes final (its words change then).
             mark_shared(response)
+            with contextlib.suppress(Http404, KeyError):
+                expire_at(response, finals_passed(event_for(request, kwargs["slug"]).final_times)[1])
         return response
 
     return wrapper

@@ -80,21 +80,28 @@ class EventStandingsTable(PlacesTable):
     linked to their page, the knock-out columns (`knockout_columns`) only in a knock-out event."""
 
     knockout_columns: tuple[str, ...] = ("round_reached",)
+    # Whether the results are final (issue 21), in every exported row; the page says it above the table.
+    results = tables.Column(verbose_name="Results", visible=False, empty_values=(), orderable=False)
 
     class Meta:
         orderable = True
         empty_text = "No results count yet."
         attrs = {"class": "standings"}
+        sequence = ("...", "results")
         # A phone following a player finds their row by it (static/js/follow.js).
         row_attrs = {"data-entry": lambda record: record.get("entry_id") or ""}
 
-    def __init__(self, data, *, event, knockout: bool = False, exclude=(), **kwargs):
+    def __init__(self, data, *, event, knockout: bool = False, exclude=(), results: str = "", **kwargs):
         hidden = (*exclude, *(() if knockout else self.knockout_columns))
         super().__init__(data, exclude=hidden, **kwargs)
         self.event = event
+        self.results_words = results
         self.knockout = knockout
         # The player page's address without the id: one reverse per page, not one per row.
         self.player_url_prefix = reverse("scoring:player", kwargs={"slug": event.slug, "entry_id": 0})[:-2]
+
+    def value_results(self, record) -> str:
+        return self.results_words
 
     def render_player(self, value, record):
         entry_id = record.get("entry_id")

@@ -8,7 +8,9 @@ import pytest
 
 from scoring.games import JAMAICAN
 from scoring.services.ratings import rating_rule_update
-from tests.scoring.test_rating_lists import NIGHT2, mixed  # noqa: F401 (the mixed series, a fixture)
+
+# The mixed series, and its nights final as they close (fixtures).
+from tests.scoring.test_rating_lists import NIGHT2, make_event, mixed  # noqa: F401
 
 from .conftest import horizontal_overflow, screenshot, serious_violations
 

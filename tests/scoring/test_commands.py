@@ -69,7 +69,9 @@ def test_standings_text_marks_shared_places(scored):
     text = run("standings", "test-open")
     assert "Official standings after round 1" in text
     assert any(line.startswith("3=") and "Cy" in line for line in text.splitlines())
-    heads = text.splitlines()[1].split()
+    # The heading, whether the results are final (round 1 just closed: its correction period runs), the heads.
+    assert text.splitlines()[1].startswith("Results provisional until ")
+    heads = text.splitlines()[2].split()
     assert heads == ["Place", "Player", "Club", "Total", "Sets", "Thru", "Won", "Outs", "Doubled", "Worst"]
 
 
@@ -128,6 +130,12 @@ def test_load_demo_builds_the_demo_once_and_prints_the_login(db, settings):
     official = standings_view(event).scope
     assert official.heading() == "Official standings after round 1"
     assert official.notes() == ["round 2: 2 of 4 tables verified"]
+    # Final results (issue 21): the demo's played rounds are final at once; the round being played
+    # closes into the usual correction period.
+    assert official.results_words() == "results final"
+    for shown in Event.objects.all():
+        assert shown.correction_minutes == 30
+        assert all(rnd.is_final() == rnd.is_closed for rnd in shown.rounds.all()), shown.slug
     assert {row["sets"] for row in standings} == {1}
     assert len(standings_for_event(event, round_number=2)) == 8
     provisional = standings_for_event(event, provisional=True)

@@ -53,6 +53,18 @@ def places(ordinals: dict[str, float]) -> dict[str, int]:
 
 
 @pytest.fixture
+def make_event(make_event):
+    """Nights played long ago: final as their rounds close (no correction period), since ratings and
+    seasons count final results only (issue 21); a correction after that is an organiser's."""
+
+    def make(**fields):
+        fields.setdefault("correction_minutes", 0)
+        return make_event(**fields)
+
+    return make
+
+
+@pytest.fixture
 def league(make_event, director, make_table, play_set):
     """Night 1 played and counted; night 2's table seated, its set to play (`play_night2()`)."""
     rating_rule_update(game=JAMAICAN, user=director, min_sets=1, inactive_months=12)
@@ -78,6 +90,8 @@ def test_a_published_list_stays_as_published_while_the_live_list_moves(league, d
 
     # A correction to night 2: Eve's 99 was 9 (she won the set). The live list moves; the published one not.
     game_set = league["night2"]
+    # The round's results are final as it closes (no correction period): an organiser corrects them.
+    services.grant_organiser(director)
     services.set_reopen(game_set=game_set, user=director, reason="Eve's deal 1 misread")
     DealResult.objects.filter(deal__game_set=game_set, deal__number=1, entry__player__name="Eve").update(
         penalty=9

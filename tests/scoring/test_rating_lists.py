@@ -64,6 +64,18 @@ BRITISH_TABLES = [(("Ann", "Bob", "Cy"), (2, 1, 3))]
 
 
 @pytest.fixture
+def make_event(make_event):
+    """Nights played long ago: final as their rounds close (no correction period), since ratings and
+    seasons count final results only (issue 21); a correction after that is an organiser's."""
+
+    def make(**fields):
+        fields.setdefault("correction_minutes", 0)
+        return make_event(**fields)
+
+    return make
+
+
+@pytest.fixture
 def mixed(make_event, make_entries, director, make_table, play_set):
     """A Jamaican night, a British night, a Jamaican night, sharing Ann, Bob and Cy (Mona and Liguanea
     clubs)."""
@@ -112,6 +124,8 @@ def test_a_correction_to_one_games_event_leaves_the_other_games_list_as_stored(m
     british = services.ratings_current(game=BRITISH)
     jamaican = services.ratings_current(game=JAMAICAN)
     game = mixed["night2"].rounds.get().tables.get().game_set
+    # The round's results are final as it closes (no correction period): an organiser corrects them.
+    services.grant_organiser(director)
     services.set_reopen(game_set=game, user=director, reason="a misread deal")
     assert services.ratings_current(game=BRITISH).computed_at == british.computed_at
     assert services.ratings_current(game=JAMAICAN).computed_at > jamaican.computed_at

@@ -37,6 +37,18 @@ def direct(tables) -> dict[str, tuple[float, float, int]]:
 
 
 @pytest.fixture
+def make_event(make_event):
+    """Nights played long ago: final as their rounds close (no correction period), since ratings and
+    seasons count final results only (issue 21); a correction after that is an organiser's."""
+
+    def make(**fields):
+        fields.setdefault("correction_minutes", 0)
+        return make_event(**fields)
+
+    return make
+
+
+@pytest.fixture
 def series(make_event, director, make_table, play_set):
     """Two events sharing Ann, Cy and Eve. The later one is made first: dates order the matches.
 
@@ -125,6 +137,8 @@ def test_a_round_counts_once_it_is_recorded_closed(series, make_event, director,
     assert closed_rounds().filter(pk=rnd.pk).exists()
     assert len(rated_sets().matches) == 6
     # Reopened for a correction, the set still counts: the round stays closed.
+    # The round's results are final as it closes (no correction period): an organiser corrects them.
+    services.grant_organiser(director)
     services.set_reopen(game_set=second, user=director, reason="Hal's deal 4 misread")
     assert len(rated_sets().matches) == 6
 
@@ -148,6 +162,8 @@ def test_a_corrected_set_changes_the_ratings(played, director, example_sheet):
     assert services.ratings_current().pk == before.pk
     computed = before.computed_at
     ratings_before = rated(before)
+    # The round's results are final as it closes (no correction period): an organiser corrects them.
+    services.grant_organiser(director)
     services.set_reopen(game_set=played, user=director, reason="Ann's and Bob's columns were swapped")
     swapped = copy.deepcopy(example_sheet)
     swap = {"Ann": "Bob", "Bob": "Ann"}

@@ -203,6 +203,7 @@ class Command(BaseCommand):
             date_start=timezone.localdate(),
             venue="Liguanea Club, Kingston",
             directors=[director],
+            correction_minutes=0,  # the rounds it shows played are final at once
         )
         for name, club, membership in PLAYERS:
             services.entry_add(event=event, user=director, name=name, club=club, membership_id=membership)
@@ -221,6 +222,7 @@ class Command(BaseCommand):
             self._play(game_set, director, seed=200 + game_set.table.number, verify=True)
         self._play(sets[2], director, seed=203, verify=False, wrong_total=True)
         self._play(sets[3], director, seed=204, verify=False, deals=5)
+        self._usual_correction_period(event, director)
         return event
 
     @transaction.atomic
@@ -233,6 +235,7 @@ class Command(BaseCommand):
             date_start=before.date_start - timedelta(days=7),
             venue="Liguanea Club, Kingston",
             directors=[director],
+            correction_minutes=0,  # the rounds it shows played are final at once
         )
         for name, club, membership in CLUB_NIGHT_PLAYERS:
             services.entry_add(event=event, user=director, name=name, club=club, membership_id=membership)
@@ -243,6 +246,7 @@ class Command(BaseCommand):
             services.round_publish(round=rnd, user=director)
             for game_set in self._sets(rnd):
                 self._play(game_set, director, seed=300 + 10 * number + game_set.table.number, verify=True)
+        self._usual_correction_period(event, director)
         return event
 
     @transaction.atomic
@@ -260,6 +264,7 @@ class Command(BaseCommand):
             format=Event.Format.PLACEMENT,
             placement_points=[3, 2, 1, 0],
             directors=[director],
+            correction_minutes=0,  # the rounds it shows played are final at once
         )
         for name, club, membership in BRITISH_NIGHT_PLAYERS:
             services.entry_add(event=event, user=director, name=name, club=club, membership_id=membership)
@@ -283,6 +288,7 @@ class Command(BaseCommand):
             services.sheet_import(game_set=game_set, user=director, data=sheet)
             if seed == 401:
                 services.set_verify(game_set=game_set, user=director, acknowledge_warnings=True)
+        self._usual_correction_period(event, director)
         return event
 
     @transaction.atomic
@@ -300,6 +306,7 @@ class Command(BaseCommand):
             format=Event.Format.PLACEMENT,
             placement_points=[4, 3, 2, 1, 0],
             directors=[director],
+            correction_minutes=0,  # the rounds it shows played are final at once
         )
         for name, club, membership in KALUKI_NIGHT_PLAYERS:
             services.entry_add(event=event, user=director, name=name, club=club, membership_id=membership)
@@ -318,7 +325,19 @@ class Command(BaseCommand):
                 services.sheet_import(game_set=game_set, user=director, data=sheet)
                 if hands is None:
                     services.set_verify(game_set=game_set, user=director, acknowledge_warnings=True)
+        self._usual_correction_period(event, director)
         return event
+
+    @staticmethod
+    def _usual_correction_period(event: Event, director) -> None:
+        """The played rounds are final at once (built with no correction period); the round being
+        played, once closed, is provisional for the usual period (issue 21)."""
+        services.event_update(
+            event=event,
+            user=director,
+            correction_minutes=Event._meta.get_field("correction_minutes").default,
+            reason="The demo's played rounds are final; a round closed from now on has the usual period.",
+        )
 
     @staticmethod
     def _sets(rnd: Round) -> list[GameSet]:

@@ -66,11 +66,22 @@ class Command(BaseCommand):
         """A British event's rows: points by place, or the round reached in a knock-out."""
         self.stdout.write(f"{event.name} — British Kalooki standings ({event.get_format_display()})")
         self.stdout.write(scope.heading())
+        for note in scope.notes_with_finality():
+            self.stdout.write(note[:1].upper() + note[1:])
         if not rows:
             self.stdout.write("No counted games yet.")
             return
         knockout = event.is_knockout
-        heads = ["Place", "Player", "Club", "Points", "Games", "Won", "Penalties"]
+        # A North American game's rows add up what each player collected (NA6) in place of penalties.
+        heads = [
+            "Place",
+            "Player",
+            "Club",
+            "Points",
+            "Games",
+            "Won",
+            "Collected" if event.game.collects else "Penalties",
+        ]
         heads += ["Round", "Game place"] if knockout else []
         for row in [heads, *(self._british_cells(row, knockout) for row in rows)]:
             self.stdout.write("  ".join(str(cell) for cell in row))
@@ -78,12 +89,12 @@ class Command(BaseCommand):
     @staticmethod
     def _british_cells(row, knockout):
         cells = [f"{row['place']}{'=' if row['shared'] else ''}", row["player"], row["club"]]
-        cells += [row["points"], row["games"], row["games_won"], row["penalty"]]
+        cells += [row["points"], row["games"], row["games_won"], row.get("penalty", row.get("collected"))]
         return cells + ([row["round_reached"], row["game_place"]] if knockout else [])
 
     def _write_text(self, event, rows, *, scope):
         self.stdout.write(f"{event.name} — {scope.heading()}")
-        for note in scope.notes():
+        for note in scope.notes_with_finality():
             self.stdout.write(note[:1].upper() + note[1:])
         if not rows:
             self.stdout.write("No one is listed yet." if scope.lists_no_one else "No counted sets yet.")

@@ -148,6 +148,14 @@ class EventForm(AlertsMixin, forms.Form):
     )
     paper = forms.ChoiceField(label="Paper size of the printed sheets", choices=Event.Paper.choices)
     entry_mode = forms.ChoiceField(label="Deal entry", choices=Event.EntryMode.choices)
+    correction_minutes = forms.IntegerField(
+        label="Correction period (minutes)",
+        min_value=0,
+        max_value=7 * 24 * 60,
+        initial=30,
+        help_text="A closed round's results are provisional this long, then final (0: final at once). "
+        "An appeal lodged within it keeps them provisional until decided.",
+    )
     directors = forms.ModelMultipleChoiceField(
         label="Directors",
         queryset=get_user_model().objects.none(),
@@ -314,7 +322,16 @@ class EventForm(AlertsMixin, forms.Form):
         """What the service takes (event_create's keywords); frozen fields are left out of a change."""
         data = self.cleaned_data
         arguments = {
-            key: data[key] for key in ("name", "date_start", "date_end", "venue", "paper", "entry_mode")
+            key: data[key]
+            for key in (
+                "name",
+                "date_start",
+                "date_end",
+                "venue",
+                "paper",
+                "entry_mode",
+                "correction_minutes",
+            )
         }
         arguments["slug"] = data.get("slug") or ""
         if not self.frozen:

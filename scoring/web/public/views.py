@@ -121,7 +121,12 @@ class StandingsView(PublicTableView):
         return BritishStandingsTable if self.event.game.of_hands else StandingsTable
 
     def get_table_kwargs(self):
-        return super().get_table_kwargs() | {"event": self.event, "knockout": self.event.is_knockout}
+        scope = self.view.scope
+        return super().get_table_kwargs() | {
+            "event": self.event,
+            "knockout": self.event.is_knockout,
+            "results": scope.results_words() or ("provisional" if scope.view != "official" else ""),
+        }
 
     def switch_links(self) -> dict[str, str]:
         """Official / provisional and round links that keep the rest of the query."""
