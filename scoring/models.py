@@ -2,7 +2,6 @@
 
 Results are written only through `scoring.services` (version check, validator, audit entry) and read
 through `scoring.selectors`. Model methods here hold no business rules beyond field-level `clean()`.
-
 Seat positions are 1-based and clockwise; `Table.first_dealer` and `Deal.dealer` are seat positions.
 """
 
@@ -20,7 +19,6 @@ from adjudication.engine.rules import AnyRuleSet, InvalidRuleSet, ruleset_from
 
 from .games import GAMES, JAMAICAN, Game, family_of_preset, game_of_family
 from .names import name_key
-from .page_cache import finals_passed
 
 # Tie-break keys (SCORESHEET.md "Standings as data"): key -> True when a lower value is better.
 TIEBREAKS: dict[str, bool] = {
@@ -93,8 +91,6 @@ class Event(models.Model):
     door_staff = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="door_events")
     # The prize table (issue 26, `scoring.prizes`): currency, overall places, categories, one prize or more.
     prizes = models.JSONField(default=dict, blank=True)
-    # Closed rounds are provisional this long, then final (0: at once); `final_times`: the moments its
-    # rounds become final, so pages change at each without a query (scoring.services.closing).
     correction_minutes = models.PositiveIntegerField(default=30, validators=[MaxValueValidator(7 * 24 * 60)])
     final_times = models.JSONField(default=list, blank=True, encoder=DjangoJSONEncoder)
     # Bumped by every service that changes a counted result: cache keys and ETags derive from it.
@@ -150,7 +146,7 @@ class Event(models.Model):
     @property
     def page_etag(self) -> str:
         """The ETag of this event's public pages: its results stamp and its version (settings shown)."""
-        return f'"{self.pk}-{self.results_stamp}-{self.version}-{finals_passed(self.final_times)[0]}"'
+        return f'"{self.pk}-{self.results_stamp}-{self.version}"'
 
     def is_director(self, user) -> bool:
         """Staff, or one of this event's directors (one query unless staff/anonymous)."""
@@ -323,15 +319,10 @@ class Round(models.Model):
     published_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
-    # Set once, when the last seated table's set is verified (scoring.services.closing): the official
-    # standings count rounds 1…N while every one of them is closed. A set reopened later does not
-    # reopen the round; it still counts, "being corrected", until verified again.
     closed_at = models.DateTimeField(null=True, blank=True)
     closed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
-    # When the closed round becomes final (closed_at + the correction period; None while an appeal or a
-    # reopened set holds it); a correction after that is an organiser's (scoring.services.closing).
     final_at = models.DateTimeField(null=True, blank=True)
     corrected_after_final_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -349,9 +340,6 @@ class Round(models.Model):
     @property
     def is_closed(self) -> bool:
         return self.closed_at is not None
-
-    def is_final(self, now=None) -> bool:
-        return self.final_at is not None and self.final_at <= (now or timezone.now())
 
 
 class Table(models.Model):

@@ -62,6 +62,12 @@ def finals_passed(final_times, now: datetime | None = None) -> tuple[int, dateti
     return sum(1 for moment in moments if moment <= now), next((m for m in moments if m > now), None)
 
 
+def public_etag(event) -> str:
+    """The ETag of an event's public pages: its results stamp and version, and how many of its rounds
+    have become final (the pages' words change then without a save)."""
+    return f'{event.page_etag[:-1]}-{finals_passed(event.final_times)[0]}"'
+
+
 def expire_at(response: HttpResponse, moment: datetime | None) -> HttpResponse:
     """A stored copy of this response is not served from `moment` on (a round becomes final then)."""
     if moment is not None:

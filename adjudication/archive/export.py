@@ -20,6 +20,7 @@ from django.db.models import Q
 
 from scoring import sheets
 from scoring.models import Entry, Event, Round, Table
+from scoring.services.closing import round_is_final
 
 from ..models import AuditEntry, Ruling
 from ..rulings import rulings_that_added_points
@@ -119,7 +120,7 @@ def _rounds(event: Event) -> list[dict[str, Any]]:
             item["published_at"] = rnd.published_at.isoformat() if rnd.published_at else None
         # Final results (issue 21): absent on a closed round, it is final; a time still to come, it is
         # provisional until then; null, an appeal or a correction holds it provisional.
-        if rnd.closed_at is not None and not rnd.is_final():
+        if rnd.closed_at is not None and not round_is_final(rnd):
             item["final_at"] = _iso(rnd.final_at)
         if rnd.corrected_after_final_at is not None:
             item["corrected_after_final"] = _iso(rnd.corrected_after_final_at)

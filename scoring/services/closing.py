@@ -50,6 +50,11 @@ def _counts(rnd: Round) -> tuple[int, int]:
     return seated, verified
 
 
+def round_is_final(rnd: Round, now: datetime | None = None) -> bool:
+    """Closed, its correction period over, nothing holding it (`final_at` set and passed)."""
+    return rnd.final_at is not None and rnd.final_at <= (now or timezone.now())
+
+
 def correction_ends(rnd: Round) -> datetime:
     """When the closed round's correction period ends: its closing plus the event's period."""
     assert rnd.closed_at is not None
@@ -150,7 +155,7 @@ def round_finality_review(*, round: Round, user, cause: str) -> Round:
     the caller's transaction."""
     rnd = _locked_round(round)
     now = timezone.now()
-    if rnd.closed_at is None or rnd.is_final(now):
+    if rnd.closed_at is None or round_is_final(rnd, now):
         return rnd
     holds = _holds(rnd)
     final_at = None if holds else max(now, correction_ends(rnd))

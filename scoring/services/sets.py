@@ -15,7 +15,12 @@ from ..games import game_of
 from ..models import GameSet
 from ..sheets import deals_of, findings_for_set, seats_of, sheet_from_rows
 from .authority import is_organiser
-from .closing import round_close_if_complete, round_corrected_after_final, round_finality_review
+from .closing import (
+    round_close_if_complete,
+    round_corrected_after_final,
+    round_finality_review,
+    round_is_final,
+)
 from .guards import SetLocked, check_version, describe_set, locked_set, sentence, set_changed
 
 
@@ -114,7 +119,7 @@ def set_reopen(*, game_set: GameSet, user, reason: str, expected_version: int | 
         unit = game_of(game_set.table.round.event).unit
         raise field_errors({"reason": f"Say why the verified {unit} is reopened."})
     rnd = game_set.table.round
-    after_final = rnd.is_final()
+    after_final = round_is_final(rnd)
     if after_final and not is_organiser(user):
         raise ValidationError(
             f"Round {rnd.number}'s results are final (since {timezone.localtime(rnd.final_at):%H:%M}): "

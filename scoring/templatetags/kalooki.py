@@ -7,6 +7,7 @@ from django.utils.safestring import mark_safe
 
 from adjudication.engine.cards import InvalidCard, parse_cards
 
+from ..page_cache import public_etag
 from ..selectors.tables import event_in_play, event_rounds
 from ..web.permissions import user_directs
 from ..web.tables import shared_place
@@ -54,7 +55,7 @@ def live_refresh(event, seconds: int = LIVE_REFRESH_SECONDS):
     was served with (static/js/live-refresh.js) — a 304 when nothing changed, the new page otherwise."""
     if event is None or getattr(event, "pk", None) is None or not event_in_play(event):
         return {"refresh": None}
-    return {"refresh": seconds, "etag": event.page_etag}
+    return {"refresh": seconds, "etag": public_etag(event)}
 
 
 @register.simple_tag(takes_context=True)

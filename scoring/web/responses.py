@@ -19,7 +19,7 @@ from django.utils.http import content_disposition_header
 from django.views.decorators.http import condition, require_safe
 
 from ..models import Event
-from ..page_cache import expire_at, finals_passed, mark_shared
+from ..page_cache import expire_at, finals_passed, mark_shared, public_etag
 from .lookups import event_for
 
 # Pages change only with the event's results stamp (or its version); this bounds a stale entry's life
@@ -41,7 +41,7 @@ def results_etag(request, slug: str, **kwargs) -> str | None:
         event = event_for(request, slug)
     except Http404:
         return None
-    return event.page_etag
+    return public_etag(event)
 
 
 def results_last_modified(request, slug: str, **kwargs):

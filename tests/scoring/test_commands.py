@@ -9,6 +9,7 @@ from django.contrib.auth import authenticate
 from django.core.management import CommandError, call_command
 
 from scoring.models import Event
+from scoring.services import closing
 
 
 def run(*args):
@@ -135,7 +136,7 @@ def test_load_demo_builds_the_demo_once_and_prints_the_login(db, settings):
     assert official.results_words() == "results final"
     for shown in Event.objects.all():
         assert shown.correction_minutes == 30
-        assert all(rnd.is_final() == rnd.is_closed for rnd in shown.rounds.all()), shown.slug
+        assert all(closing.round_is_final(rnd) == rnd.is_closed for rnd in shown.rounds.all()), shown.slug
     assert {row["sets"] for row in standings} == {1}
     assert len(standings_for_event(event, round_number=2)) == 8
     provisional = standings_for_event(event, provisional=True)

@@ -22,6 +22,7 @@ from scoring import services
 from scoring.models import Event, GameSet, Round
 from scoring.selectors import standings_view
 from scoring.selectors.ratings import closed_rounds
+from scoring.services.closing import round_is_final
 from tests.scoring.test_round_closing import nine, text_of
 
 FOUR = ("Ann", "Bob", "Cy", "Dee")
@@ -118,7 +119,7 @@ def test_an_appeal_within_the_period_holds_the_results_until_decided(
     ruling.refresh_from_db()
     ruling_decide(ruling=ruling, user=director, decision=Ruling.Status.UPHELD, reason="seen on video")
     rnd.refresh_from_db()
-    assert rnd.final_at is not None and rnd.is_final()
+    assert rnd.final_at is not None and round_is_final(rnd)
     assert standings_view(event).scope.results_words() == "results final"
     assert closed_rounds().filter(pk=rnd.pk).exists()
 
@@ -145,7 +146,7 @@ def test_a_correction_after_final_needs_an_organiser_and_is_shown(
     organiser = django_user_model.objects.get(pk=organiser.pk)  # permissions read afresh
     services.set_reopen(game_set=game_set, user=organiser, reason="Bob's deal 4 was 40, not 14")
     rnd.refresh_from_db()
-    assert rnd.corrected_after_final_at is not None and rnd.is_final()
+    assert rnd.corrected_after_final_at is not None and round_is_final(rnd)
     entry = AuditEntry.objects.get(action="kalooki.round.corrected_after_final")
     assert entry.reason == "Bob's deal 4 was 40, not 14"
     words = standings_view(event).scope.results_words()
@@ -242,14 +243,14 @@ def test_an_archive_carries_the_period_and_each_rounds_finality(clock, event, pl
     assert data["rounds"][0]["final_at"] == rnd.final_at.isoformat()
     event_import(data=data, user=None, slug="copy-provisional")
     copy = Round.objects.get(event__slug="copy-provisional", number=1)
-    assert copy.final_at == rnd.final_at and not copy.is_final()
+    assert copy.final_at == rnd.final_at and not round_is_final(copy)
     again = event_export(event=Event.objects.get(slug="copy-provisional"), audit=False)
     assert again["rounds"] == data["rounds"] and again["event"]["correction_minutes"] == 45
     # An archive that says nothing of it (an older one): its closed rounds are final.
     del data["rounds"][0]["final_at"]
     event_import(data=data, user=None, slug="copy-final")
     copy = Round.objects.get(event__slug="copy-final", number=1)
-    assert copy.is_final() and copy.final_at == copy.closed_at
+    assert round_is_final(copy) and copy.final_at == copy.closed_at
     assert "final_at" not in event_export(event=copy.event, audit=False)["rounds"][0]
     # Null: held by an appeal or a correction.
     data["rounds"][0]["final_at"] = None

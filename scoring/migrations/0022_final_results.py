@@ -24,7 +24,7 @@ def closed_rounds_are_final(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("scoring", "0016_event_prizes"),
+        ("scoring", "0021_round_published"),
     ]
 
     operations = [
