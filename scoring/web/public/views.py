@@ -125,7 +125,9 @@ class StandingsView(PublicTableView):
         return super().get_table_kwargs() | {
             "event": self.event,
             "knockout": self.event.is_knockout,
-            "results": scope.results_words() or ("provisional" if scope.view != "official" else ""),
+            # The column is headed "Results": "final", "provisional until 21:30" …
+            "results": scope.results_words().removeprefix("results ")
+            or ("provisional" if scope.view != "official" else ""),
         }
 
     def switch_links(self) -> dict[str, str]:
