@@ -163,6 +163,7 @@ def british_night(make_event, director, preset: str, **fields):
         services.entry_add(event=event, user=director, name=name)
     rnd = services.round_create(event=event, user=director)
     services.round_seat(round=rnd, user=director, seed=7)
+    services.round_publish(round=rnd, user=director)
     game_set = GameSet.objects.get(table__round=rnd)
     seated = [seat.entry.player.name for seat in game_set.table.seats.order_by("position")]
     rules = event.ruleset()
