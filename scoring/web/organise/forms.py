@@ -150,11 +150,12 @@ class EventForm(AlertsMixin, forms.Form):
     entry_mode = forms.ChoiceField(label="Deal entry", choices=Event.EntryMode.choices)
     correction_minutes = forms.IntegerField(
         label="Correction period (minutes)",
+        required=False,
         min_value=0,
         max_value=7 * 24 * 60,
         initial=30,
-        help_text="A closed round's results are provisional this long, then final (0: final at once). "
-        "An appeal lodged within it keeps them provisional until decided.",
+        help_text="A closed round's results are provisional this long, then final (0: final at once; "
+        "blank: 30). An appeal lodged within it keeps them provisional until decided.",
     )
     directors = forms.ModelMultipleChoiceField(
         label="Directors",
@@ -333,6 +334,9 @@ class EventForm(AlertsMixin, forms.Form):
                 "correction_minutes",
             )
         }
+        if arguments["correction_minutes"] is None:
+            # Left blank: the default period (issue 21).
+            arguments["correction_minutes"] = Event._meta.get_field("correction_minutes").default
         arguments["slug"] = data.get("slug") or ""
         if not self.frozen:
             arguments.update(
