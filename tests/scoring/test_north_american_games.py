@@ -205,7 +205,7 @@ def test_the_standings_page_and_its_csv_show_what_each_collected(na_game, na_eve
     assert "Collected" in page and "Penalties" not in page
     csv = client.get(url + "&_export=csv").content.decode("utf-8-sig")
     # The export is headed in the page's words.
-    assert csv.splitlines()[0].endswith(",Collected") and "Penalties" not in csv
+    assert csv.splitlines()[0].endswith(",Collected,Results") and "Penalties" not in csv
 
 
 def test_a_new_hand_must_be_the_one_due(na_game, director):
