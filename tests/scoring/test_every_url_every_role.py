@@ -239,7 +239,7 @@ def _build_world() -> dict[str, Any]:
     from datetime import date
 
     from django.contrib.auth import get_user_model
-    from self_entry_support import table_token, turn_on
+    from self_entry_support import seat_code, table_token, turn_on
 
     from scoring import services
     from scoring.games import BRITISH
@@ -281,6 +281,7 @@ def _build_world() -> dict[str, Any]:
     queued, _ = services.self_entry.self_entry_submit(
         key=jamaican_set.table.keys.get(retired_at__isnull=True),
         seat=1,
+        seat_code=seat_code(jamaican_set, 1),
         device="walk-device-0000001",
         data={
             "deal": 1,
