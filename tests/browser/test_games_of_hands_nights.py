@@ -165,12 +165,53 @@ def verify_game(page, base: str, event: Event, table: int) -> None:
 
 
 def phones_enter_a_hand(page, base: str, event: Event) -> None:
-    """The phones' part of the night: a hand entered and confirmed from two phones, then accepted at the
-    desk. Self-entry of a game of hands is not this module's to build; until it is, this step opens the
-    director's self-entry desk of the event (it must answer), and the crawl below visits every phone
-    address a page links to."""
-    response = page.goto(f"{base}/e/{event.slug}/direct/self-entry/")
-    assert response is not None and response.status < 500
+    """The phones' part of the night: with every deal waiting for the director, hand 1 of the table whose
+    paper is imported next is entered on one 390×844 phone and confirmed on another, each with the seat
+    code printed beside the player's name; it waits at the director's self-entry desk, which sets it
+    aside (the table's paper is then imported whole)."""
+    from playwright.sync_api import expect
+
+    from scoring.models import Deal
+    from scoring.selectors.self_entry import phone_path
+    from scoring.services import self_entry
+    from tests.scoring.self_entry_support import seat_code
+
+    self_entry.self_entry_mode_set(event=event, user=event.directors.first(), mode="review")
+    game_set = next(
+        found
+        for found in GameSet.objects.filter(table__round__event=event).order_by("-table__number")
+        if not Deal.objects.filter(game_set=found).exists()
+    )
+    key = self_entry.table_keys_ensure(tables=[game_set.table])[game_set.table_id]
+    address = base + phone_path(key)
+    players = len(seated(event)[game_set.table.number])
+    phones = [page.context.browser.new_context(viewport={"width": 390, "height": 844}) for _ in range(2)]
+    try:
+        ann, bob = (context.new_page() for context in phones)
+        ann.goto(address)
+        ann.select_option("#entry-seat", "1")
+        ann.fill("#entry-seat-code", seat_code(game_set, 1))
+        ann.select_option("#id_out", index=1)
+        for seat in range(2, players + 1):
+            ann.fill(f"[name='s{seat}-penalty']", str(10 + seat))
+        ann.click("text=Send hand 1")
+        expect(ann.locator(".phone-waiting h2").first).to_have_text("Hand 1: waiting for confirmation")
+        bob.goto(address)
+        waiting = bob.locator(".phone-waiting .phone-decide").first
+        waiting.locator("select").select_option("2")
+        waiting.locator("input[name='seat_code']").fill(seat_code(game_set, 2))
+        bob.click("text=Confirm hand 1")
+        expect(bob.locator("#phone-status")).to_contain_text("Hand 1 waits for the director")
+    finally:
+        for context in phones:
+            context.close()
+    page.goto(f"{base}/e/{event.slug}/direct/self-entry/")
+    queue = page.locator(".self-entry-queue")
+    expect(queue).to_contain_text("the event has every deal checked by the director")
+    queue.locator("input[name='reason']").first.fill("The table's paper is imported whole")
+    queue.locator("button:has-text('Reject')").first.click()
+    expect(page.locator("main")).to_contain_text("is rejected")
+    assert not Deal.objects.filter(game_set=game_set).exists()
 
 
 def first_page_png(body: bytes, name: str) -> None:
