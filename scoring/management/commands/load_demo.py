@@ -38,6 +38,7 @@ from adjudication.engine.north_american_simulator import simulate_north_american
 from adjudication.engine.simulator import simulate_sheet
 from scoring import services
 from scoring.models import Event, GameSet, Round, Season
+from scoring.services.guards import touch_results
 
 DEMO_SLUG = "demo-open"
 CLUB_NIGHT_SLUG = "demo-club-night"
@@ -144,6 +145,7 @@ class Command(BaseCommand):
         password = DEMO_PASSWORD if settings.DEBUG else random_password()
         director = self._director(password)
         event = Event.objects.filter(slug=DEMO_SLUG).first()
+        created = event is None
         if event is None:
             event = self._build(director)
             self.stdout.write(f"Created the demo event {event.name!r} ({DEMO_SLUG}).")
@@ -162,6 +164,10 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"Created the North American Kaluki night {kaluki.name!r} ({KALUKI_NIGHT_SLUG})."
             )
+        if created:
+            self._usual_correction_period(event, director)
+            # The open is the night being run: its results moved last, so its director lands on it.
+            touch_results(event.pk)
         season = Season.objects.filter(slug=SEASON_SLUG).first()
         if season is None:
             season = services.season_create(
@@ -222,7 +228,6 @@ class Command(BaseCommand):
             self._play(game_set, director, seed=200 + game_set.table.number, verify=True)
         self._play(sets[2], director, seed=203, verify=False, wrong_total=True)
         self._play(sets[3], director, seed=204, verify=False, deals=5)
-        self._usual_correction_period(event, director)
         return event
 
     @transaction.atomic
