@@ -156,3 +156,25 @@ def test_redis_url_makes_redis_the_shared_cache_and_puts_the_page_cache_first(re
     )
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout.split() == [first, *caches]
+
+
+def test_a_page_stored_before_a_round_becomes_final_is_not_served_after_it(
+    client, event, round1, game_set, play_set, monkeypatch
+):
+    """Final results (issue 21): the round closed into a one-minute correction period; the stored page
+    says "provisional until …" and is not served once it is over (nothing was saved meanwhile), though
+    the store keeps a page two minutes."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    services.event_update(event=event, user=None, correction_minutes=1)
+    play_set(game_set, nine({"Ann": 100, "Bob": 150, "Cy": 200, "Dee": 250}))
+    url = address("standings", event)
+    assert "provisional until" in client.get(url).content.decode()
+    assert queries_of(lambda: client.get(url)) == 0  # stored
+    real_now, real_time = timezone.now, page_cache.time.time
+    monkeypatch.setattr(timezone, "now", lambda: real_now() + timedelta(seconds=65))
+    monkeypatch.setattr(page_cache.time, "time", lambda: real_time() + 65)
+    later = client.get(url).content.decode()
+    assert "Results final" in later and "provisional until" not in later
