@@ -16,6 +16,7 @@ import socket
 import subprocess
 import time
 from collections.abc import Mapping, Sequence
+from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -101,11 +102,42 @@ def example_sheet() -> dict[str, Any]:
     return load_json("example-sheet.json")
 
 
-@pytest.fixture
-def director(db):
+@contextmanager
+def kept_for_the_module(django_db_blocker):
+    """For a module-scoped world: what is written inside stays for every test of the module and is
+    rolled back when the module ends. Each test still runs in a savepoint of its own (`db`), so what
+    one test writes the next never sees. Build a world once where its tests only read it (or write
+    and roll back), instead of once a test."""
+    from django.db import transaction
+
+    with django_db_blocker.unblock():
+        atomic = transaction.atomic()
+        atomic.__enter__()
+        try:
+            yield
+        finally:
+            transaction.set_rollback(True)
+            atomic.__exit__(None, None, None)
+
+
+def new_director(username: str = "director", password: str = "secret-director-pw", **fields):
     from django.contrib.auth import get_user_model
 
-    return get_user_model().objects.create_user("director", password="secret-director-pw")
+    return get_user_model().objects.create_user(username, password=password, **fields)
+
+
+def new_event(director, **fields):
+    """An event created through the service by `director` (its director unless `directors` says)."""
+    from scoring import services
+
+    fields.setdefault("date_start", date(2026, 12, 5))
+    fields.setdefault("directors", [director])
+    return services.event_create(user=director, **fields)
+
+
+@pytest.fixture
+def director(db):
+    return new_director()
 
 
 @pytest.fixture
@@ -125,17 +157,13 @@ def other_director(db):
 @pytest.fixture
 def make_event(db, director):
     """make_event(**fields) -> Event, created through the service by `director`."""
-    from scoring import services
-
     counter = iter(range(1, 10_000))
 
     def make(**fields):
         number = next(counter)
         fields.setdefault("name", f"Test Event {number}")
         fields.setdefault("slug", f"test-event-{number}")
-        fields.setdefault("date_start", date(2026, 12, 5))
-        fields.setdefault("directors", [director])
-        return services.event_create(user=director, **fields)
+        return new_event(director, **fields)
 
     return make
 
@@ -152,45 +180,57 @@ def round1(event, director):
     return services.round_create(event=event, user=director)
 
 
-@pytest.fixture
-def make_entries(director):
-    """make_entries(event, names, clubs=None) -> {name: Entry}, adding those not yet entered."""
+def entered(event, names, director, clubs=None):
+    """{name: Entry} for `names` in `event`, entering through the service those not yet entered."""
     from scoring import services
     from scoring.models import Entry
 
+    # The entries already there in one query (the first of a name, as .first() would pick).
+    names = list(names)
+    there = Entry.objects.filter(event=event, player__name__in=names).select_related("player")
+    found = {}
+    for entry in there if there.ordered else there.order_by("pk"):
+        found.setdefault(entry.player.name, entry)
+    entries = {}
+    for index, name in enumerate(names):
+        entry = found.get(name)
+        if entry is None:
+            club = clubs[index] if clubs else ""
+            entry = found[name] = services.entry_add(event=event, user=director, name=name, club=club)
+        entries[name] = entry
+    return entries
+
+
+def seated_table(rnd, names, director, *, number=None, first_dealer=1):
+    """A new table of `rnd` seating `names` in order (entered as needed): its GameSet."""
+    from scoring.models import GameSet, Seat, Table
+
+    entries = entered(rnd.event, names, director)
+    number = number or Table.objects.filter(round=rnd).count() + 1
+    table = Table.objects.create(round=rnd, number=number, first_dealer=first_dealer)
+    Seat.objects.bulk_create(
+        Seat(table=table, round=rnd, position=position, entry=entries[name])
+        for position, name in enumerate(names, start=1)
+    )
+    return GameSet.objects.create(table=table)
+
+
+@pytest.fixture
+def make_entries(director):
+    """make_entries(event, names, clubs=None) -> {name: Entry}, adding those not yet entered."""
+
     def make(event, names, clubs=None):
-        # The entries already there in one query (the first of a name, as .first() would pick).
-        names = list(names)
-        there = Entry.objects.filter(event=event, player__name__in=names).select_related("player")
-        found = {}
-        for entry in there if there.ordered else there.order_by("pk"):
-            found.setdefault(entry.player.name, entry)
-        entries = {}
-        for index, name in enumerate(names):
-            entry = found.get(name)
-            if entry is None:
-                club = clubs[index] if clubs else ""
-                entry = found[name] = services.entry_add(event=event, user=director, name=name, club=club)
-            entries[name] = entry
-        return entries
+        return entered(event, names, director, clubs)
 
     return make
 
 
 @pytest.fixture
-def make_table(make_entries):
+def make_table(make_entries, director):
     """make_table(round, names, number=None, first_dealer=1) -> GameSet, seated in `names` order."""
-    from scoring.models import GameSet, Seat, Table
 
     def make(rnd, names, *, number=None, first_dealer=1):
-        entries = make_entries(rnd.event, names)
-        number = number or Table.objects.filter(round=rnd).count() + 1
-        table = Table.objects.create(round=rnd, number=number, first_dealer=first_dealer)
-        Seat.objects.bulk_create(
-            Seat(table=table, round=rnd, position=position, entry=entries[name])
-            for position, name in enumerate(names, start=1)
-        )
-        return GameSet.objects.create(table=table)
+        return seated_table(rnd, names, director, number=number, first_dealer=first_dealer)
 
     return make
 
@@ -221,6 +261,40 @@ def played(game_set, director, example_sheet):
     return game_set
 
 
+def played_deals(game_set, deals, *, verified=True):
+    """Write `deals` straight to the tables (no services): see `play_set`."""
+    from django.db import transaction
+    from django.utils import timezone
+
+    from scoring import services
+    from scoring.models import Deal, DealResult, Entry, GameSet
+
+    event_id = game_set.table.round.event_id
+    entries = {
+        entry.player.name: entry for entry in Entry.objects.filter(event_id=event_id).select_related("player")
+    }
+    for number, (out, doubled, scores) in enumerate(deals, start=1):
+        deal = Deal.objects.create(
+            game_set=game_set,
+            sequence=number,
+            number=number,
+            out=entries[out] if out else None,
+            doubled=doubled,
+        )
+        DealResult.objects.bulk_create(
+            DealResult(deal=deal, entry=entries[name], penalty=penalty) for name, penalty in scores.items()
+        )
+    if verified:
+        GameSet.objects.filter(pk=game_set.pk).update(
+            status=GameSet.Status.VERIFIED, verified_at=timezone.now()
+        )
+        # As set_verify does, inside a transaction (PostgreSQL locks the round's row).
+        with transaction.atomic():
+            services.round_close_if_complete(round=game_set.table.round, user=None, cause="test")
+    game_set.refresh_from_db()
+    return game_set
+
+
 @pytest.fixture
 def play_set():
     """play_set(game_set, deals, verified=True): write deals straight to the tables (no services).
@@ -229,41 +303,7 @@ def play_set():
     need exact totals without going through the validator. A verified set whose round then has every
     seated table verified closes the round, as `set_verify` does (through the closing service).
     """
-    from django.db import transaction
-    from django.utils import timezone
-
-    from scoring import services
-    from scoring.models import Deal, DealResult, Entry, GameSet
-
-    def play(game_set, deals, *, verified=True):
-        event_id = game_set.table.round.event_id
-        entries = {
-            entry.player.name: entry
-            for entry in Entry.objects.filter(event_id=event_id).select_related("player")
-        }
-        for number, (out, doubled, scores) in enumerate(deals, start=1):
-            deal = Deal.objects.create(
-                game_set=game_set,
-                sequence=number,
-                number=number,
-                out=entries[out] if out else None,
-                doubled=doubled,
-            )
-            DealResult.objects.bulk_create(
-                DealResult(deal=deal, entry=entries[name], penalty=penalty)
-                for name, penalty in scores.items()
-            )
-        if verified:
-            GameSet.objects.filter(pk=game_set.pk).update(
-                status=GameSet.Status.VERIFIED, verified_at=timezone.now()
-            )
-            # As set_verify does, inside a transaction (PostgreSQL locks the round's row).
-            with transaction.atomic():
-                services.round_close_if_complete(round=game_set.table.round, user=None, cause="test")
-        game_set.refresh_from_db()
-        return game_set
-
-    return play
+    return played_deals
 
 
 def nine(scores: Mapping[str, int], *, out: str | None = None, doubled_outs: int = 0):

@@ -11,7 +11,15 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from scoring.web.query import whole_number
-from tests.conftest import nine
+from tests.conftest import (
+    FOUR,
+    kept_for_the_module,
+    new_director,
+    new_event,
+    nine,
+    played_deals,
+    seated_table,
+)
 
 PUBLIC_PAGES = ("home", "event", "standings", "round", "seating", "table", "player", "projector",
                 "pdf_standings", "pdf_seating", "table_history", "login")  # fmt: skip
@@ -19,10 +27,24 @@ ROUND_PAGES = ("event", "standings", "projector", "pdf_standings")
 TABLE_PAGES = ("event", "standings", "round", "table")
 
 
+@pytest.fixture(scope="module")
+def world_once(django_db_setup, django_db_blocker):
+    """One event, its round 1 played and verified, for the whole module: its tests only read it."""
+    from scoring import services
+
+    with kept_for_the_module(django_db_blocker):
+        director = new_director()
+        event = new_event(director, name="Test Open", slug="test-open")
+        game_set = seated_table(services.round_create(event=event, user=director), FOUR, director)
+        played_deals(game_set, nine({"Ann": 100, "Bob": 150, "Cy": 200, "Dee": 250}))
+        yield event.pk
+
+
 @pytest.fixture
-def world(event, round1, game_set, play_set):
-    play_set(game_set, nine({"Ann": 100, "Bob": 150, "Cy": 200, "Dee": 250}))
-    return event
+def world(world_once, db):
+    from scoring.models import Event
+
+    return Event.objects.get(pk=world_once)
 
 
 def public_urls(event) -> dict[str, str]:
