@@ -30,8 +30,8 @@ from ..permissions import director_required
 CONSOLE_REFRESH_SECONDS = 10
 
 
-@require_safe
 @director_required
+@require_safe
 def console(request, event: Event, number: int):
     """One round at a glance: every table's state and the results waiting for the director."""
     rnd = get_object_or_404(Round, event=event, number=number)
@@ -44,8 +44,8 @@ def console(request, event: Event, number: int):
     )
 
 
-@require_POST
 @director_required
+@require_POST
 def round_publish(request, event: Event, number: int):
     """Publish a seated round the directors have reviewed (audited); back to the page it came from."""
     rnd = get_object_or_404(Round, event=event, number=number)
@@ -62,8 +62,8 @@ def round_publish(request, event: Event, number: int):
     return redirect(back)
 
 
-@require_safe
 @director_required
+@require_safe
 def what_can_go_wrong(request, event: Event):
     """What to do when the laptop dies, the printer fails, the network drops, a table sat wrong or two
     sheets come back for one table; the fallback pack of each seated round, in one click."""

@@ -14,23 +14,92 @@ from django.urls import reverse
 from adjudication.models import AuditEntry
 from scoring.models import BackgroundJob, Deal
 from scoring.web.direct import urls as entry_urls
+from tests.conftest import (
+    FOUR,
+    kept_for_the_module,
+    new_director,
+    new_event,
+    nine,
+    played_deals,
+    seated_table,
+)
 
 ENTRY_URLS = [pattern.name for pattern in entry_urls.urlpatterns]
 METHODS = ("get", "post")
 
 
+@pytest.fixture(scope="module")
+def accounts_and_world(django_db_setup, django_db_blocker):
+    """Built once for the module (its tests write only inside their own savepoints): the shared table
+    with two deals (written directly: only the URLs are under test here), `second` directing another
+    event only, staff, a stranger, and a finished background job of the event, so its status and
+    download URLs have one to show."""
+    from scoring import services
+
+    with kept_for_the_module(django_db_blocker):
+        director = new_director()
+        accounts = {
+            "director": director,
+            "other_director": new_director("second", "secret-second-pw"),
+            "staff": new_director("staff", "pw-staff-1", is_staff=True),
+            "stranger": new_director("stranger", "pw-stranger-1"),
+        }
+        event = new_event(director, name="Test Open", slug="test-open")
+        game_set = seated_table(services.round_create(event=event, user=director), FOUR, director)
+        played_deals(game_set, nine({"Ann": 10, "Bob": 20, "Cy": 30, "Dee": 40})[:2], verified=False)
+        new_event(accounts["other_director"], name="Other Open", slug="other-open")
+        job = BackgroundJob.objects.create(
+            event=event,
+            kind="round_pack",
+            params={"round": 1},
+            status="done",
+            filename="r1.pdf",
+            result=b"%PDF",
+        )
+        ann = event.entries.get(player__name="Ann")
+        yield (
+            {name: user.pk for name, user in accounts.items()},
+            {"event": event.pk, "entry": ann.pk, "job": job.pk},
+        )
+
+
 @pytest.fixture
-def world(game_set, other_director, make_event, entries, play_set, nine_deals):
-    """The shared table with two deals (written directly: only the URLs are under test here), and
-    `second` directing another event only."""
-    play_set(game_set, nine_deals({"Ann": 10, "Bob": 20, "Cy": 30, "Dee": 40})[:2], verified=False)
-    make_event(name="Other Open", slug="other-open", directors=[other_director])
-    event = game_set.table.round.event
-    # A finished background job of the event, so its status and download URLs have one to show.
-    job = BackgroundJob.objects.create(
-        event=event, kind="round_pack", params={"round": 1}, status="done", filename="r1.pdf", result=b"%PDF"
-    )
-    return {"event": event, "entry": entries["Ann"], "job": job}
+def world(accounts_and_world, db):
+    from scoring.models import Entry, Event
+
+    _, ids = accounts_and_world
+    return {
+        "event": Event.objects.get(pk=ids["event"]),
+        "entry": Entry.objects.get(pk=ids["entry"]),
+        "job": BackgroundJob.objects.get(pk=ids["job"]),
+    }
+
+
+def account(accounts_and_world, name):
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.get(pk=accounts_and_world[0][name])
+
+
+# The module's accounts, in place of the shared fixtures of the same names (which would create them again).
+@pytest.fixture
+def director(accounts_and_world, db):
+    return account(accounts_and_world, "director")
+
+
+@pytest.fixture
+def other_director(accounts_and_world, db):
+    return account(accounts_and_world, "other_director")
+
+
+@pytest.fixture
+def staff(accounts_and_world, db):
+    return account(accounts_and_world, "staff")
+
+
+@pytest.fixture
+def stranger(accounts_and_world, db):
+    return account(accounts_and_world, "stranger")
 
 
 def address(name: str, world) -> str:
