@@ -45,6 +45,8 @@ from django.utils.http import parse_http_date_safe
 
 from kalooki_tournament import shared_cache
 
+from .models import Event
+
 GENERATION_KEY = "kalooki:results-generation"
 # Bounds a stored page's life should anything it shows change without moving the generation on.
 PAGE_SECONDS = 120
@@ -261,6 +263,12 @@ def _rush_page(request, match, get_response) -> HttpResponse:
     recoveries = shared_cache.recoveries()
     found = cache.get_many([page_key, slug_key])
     stored, event_id = found.get(page_key), found.get(slug_key)
+    if event_id is None:
+        # The address's event is not known yet: one query, before the page is made, so the first page
+        # made is kept under the stamps read before it (a change meanwhile moves them past it).
+        event_id = Event.objects.filter(slug=match["slug"]).values_list("pk", flat=True).first()
+        if event_id is not None:
+            cache.set(slug_key, event_id, None)
     stamps = None
     if event_id is not None:
         stamps = _stamps(_stamp_keys(event_id, match["entry"]))

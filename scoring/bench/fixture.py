@@ -77,7 +77,7 @@ def build_event(
     """An event of `players` players and `rounds` complete, verified rounds (four to a table)."""
     start = time.perf_counter()
     event = services.event_create(
-        user=None, name=name, slug=slug, date_start=date(2025, 3, 1), venue="Kingston"
+        user=None, name=name, slug=slug, date_start=date(2025, 3, 1), venue="Kingston", correction_minutes=0
     )
     _enter_players(event, players)
     built = BenchEvent(event=event, rounds=[])
@@ -96,6 +96,10 @@ def build_event(
             built.seating_failures.append(f"round {number}: {type(exc).__name__}: {exc}")
             _seat_in_bulk(rnd, seed_of_round)
             how = f"bulk (round_seat FAILED: {type(exc).__name__}: {str(exc)[:120]})"
+        rnd.refresh_from_db()
+        if rnd.published_at is None:
+            # The seating reviewed, the round is made public, as a director does before play starts.
+            services.round_publish(round=rnd, user=None)
         seated = time.perf_counter()
         _fill_round(built, rnd, rng)
         done = time.perf_counter()
@@ -243,8 +247,9 @@ def _fill_round(built: BenchEvent, rnd: Round, rng: random.Random) -> None:
     GameSet.objects.filter(table__round=rnd).update(
         status=GameSet.Status.VERIFIED, verified_at=now, updated_at=now, version=2, last_change="sheet loaded"
     )
-    # Every table verified: the round closes, as `set_verify` closes it with its last table.
-    Round.objects.filter(pk=rnd.pk).update(closed_at=now)
+    # Every table verified: the round closes, as `set_verify` closes it with its last table, and its
+    # results are final at once (the bench's nights were played long ago: no correction period).
+    Round.objects.filter(pk=rnd.pk).update(closed_at=now, final_at=now)
     # As every service that changes a counted result does: cached pages and ETags move on.
     Event.objects.filter(pk=built.event.pk).update(
         results_stamp=F("results_stamp") + 1, results_changed_at=now

@@ -113,8 +113,9 @@ def _league(*, sets: int, pool: int, seed: int) -> dict[str, Any]:
         ],
         batch_size=BATCH,
     )
-    # Every table verified: the rounds have closed, as `set_verify` closes them.
-    Round.objects.filter(pk__in=[rnd.pk for rnd in made_rounds]).update(closed_at=now)
+    # Every table verified: the rounds have closed, as `set_verify` closes them, final at once (the
+    # league's nights were played long ago: no correction period is running).
+    Round.objects.filter(pk__in=[rnd.pk for rnd in made_rounds]).update(closed_at=now, final_at=now)
     seats = []
     by_round: dict[int, list[Table]] = {}
     for table in tables:

@@ -28,6 +28,18 @@ TABLES = [
 ]
 
 
+@pytest.fixture
+def make_event(make_event):
+    """The shared factory, with no correction period unless one is given: these nights' rounds are
+    final as they close, as a rating counts final results only."""
+
+    def make(**fields):
+        fields.setdefault("correction_minutes", 0)
+        return make_event(**fields)
+
+    return make
+
+
 def ranks_of(scores, seats):
     return [1 + sum(1 for other in seats if scores[other] < scores[name]) for name in seats]
 
