@@ -2,15 +2,18 @@
 `scoring.prizes`, as rows the public page and the PDF share. Three queries whatever the field's size
 (the standings' two, the entries' fields).
 
-The results it is computed from are the event's official standings (every closed round); the list
-says which ("after round 3") and warns while a seated round is still open, since prizes are paid on
-the final results.
+The results it is computed from are the event's **final** results (issue 21): rounds 1…N, each closed
+and past its correction period with no appeal or correction holding it — what seasons and ratings
+count. A round in its correction period adds nothing yet: the list says so in the standings' words
+("round 2 results provisional until 21:30"), and with no round final there is no prize list yet.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+
+from django.utils import timezone
 
 from ..models import Entry, Event
 from ..prizes import Finisher, PrizeGroup, Share, award_prizes, in_category, shown_amount, shown_places
@@ -42,6 +45,7 @@ class PrizeList:
     currency: str
     basis: str
     final: bool
+    waiting: list[str]  # "round 2 results provisional until 21:30", one a closed round not final yet
     multiple: bool
     groups: list[PrizeGroupList]
     awarded: str
@@ -88,7 +92,13 @@ def prize_list(event: Event, *, public: bool = True) -> PrizeList:
     (the directors' prize table page shows names)."""
     table = event.prizes or {}
     decimals = table.get("decimals", 2)
-    view = standings_view(event, with_ids=True)
+    view = standings_view(event, with_ids=True, final_only=True)
+    now = timezone.now()
+    waiting = [
+        f"round {row.number} results {row.finality(now)}"
+        for row in view.scope.rounds
+        if row.closed and not row.is_final(now)
+    ]
     rows = masked_rows(view.rows, public_names(event)) if public else view.rows
     finishers = [Finisher(row["entry_id"], row["player"], row["place"]) for row in rows]
     groups = prize_groups(table, entry_fields(event)) if table else []
@@ -111,8 +121,9 @@ def prize_list(event: Event, *, public: bool = True) -> PrizeList:
     return PrizeList(
         event=event,
         currency=table.get("currency", ""),
-        basis=view.scope.heading(),
-        final=not view.scope.open_rounds and view.scope.after_round is not None,
+        basis=f"Final results after round {view.scope.after_round}" if view.scope.after_round else "",
+        final=not view.scope.open_rounds and not waiting and view.scope.after_round is not None,
+        waiting=waiting,
         multiple=bool(table.get("multiple")),
         groups=listed,
         awarded=shown_amount(awarded, decimals=decimals),

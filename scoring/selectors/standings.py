@@ -406,18 +406,23 @@ def standings_for_event(
 
 
 def standings_view(
-    event: Event, *, round_number: int | None = None, provisional: bool = False, with_ids: bool = False
+    event: Event,
+    *,
+    round_number: int | None = None,
+    provisional: bool = False,
+    with_ids: bool = False,
+    final_only: bool = False,
 ) -> Standings:
     """Any game's standings view: what it counts (`scope`) and its rows, best first (`standings`, or a
-    game of hands' placement or knock-out rows)."""
+    game of hands' placement or knock-out rows). `final_only`: the official view over final rounds
+    alone (the scope's `after_round` is the last of them)."""
+    options = {"round_number": round_number, "provisional": provisional, "final_only": final_only}
     if game_of(event).of_hands:
         return Standings(
-            scope=standings_scope(event, round_number=round_number, provisional=provisional),
-            rows=british_standings(
-                event, round_number=round_number, provisional=provisional, with_ids=with_ids
-            ),
+            scope=standings_scope(event, **options),
+            rows=british_standings(event, with_ids=with_ids, **options),
         )
-    return standings(event, round_number=round_number, provisional=provisional, with_ids=with_ids)
+    return standings(event, with_ids=with_ids, **options)
 
 
 def standings_fields(event: Event) -> tuple[str, ...]:

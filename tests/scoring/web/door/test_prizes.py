@@ -143,6 +143,8 @@ class PrizeListTests(TestCase):
             slug="purse-open",
             date_start="2026-12-05",
             directors=[cls.director],
+            # No correction period: the round is final as it closes, and prizes are paid on final results.
+            correction_minutes=0,
         )
         entries = {
             name: services.entry_add(event=cls.event, user=cls.director, name=name, club=CLUBS.get(name, ""))
@@ -183,7 +185,7 @@ class PrizeListTests(TestCase):
         answer = self.save()
         self.assertContains(answer, "The prize table is saved.")
         prizes = prize_list(self.fresh())
-        assert prizes.basis == "Official standings after round 1" and prizes.final
+        assert prizes.basis == "Final results after round 1" and prizes.final and not prizes.waiting
         # Bob and Fay share 1st: (500 + 300) / 2; Dee and Hal share 3rd: (200 + 100) / 2. Fay takes 400.00
         # rather than Liguanea's 150.00, so Cy and Gus (sharing Liguanea's 1st) split 150 + 50.
         assert self.lines() == {
@@ -201,6 +203,35 @@ class PrizeListTests(TestCase):
         assert (prizes.awarded, prizes.offered) == ("1,300.00", "1,300.00")
         log = AuditEntry.objects.filter(action="kalooki.prizes.set").latest("pk")
         assert log.after["places"] == [50000, 30000, 20000, 10000]
+
+    def test_a_round_in_its_correction_period_gives_no_prize_list_until_it_is_final(self):
+        import datetime
+
+        from django.template.loader import render_to_string
+        from django.utils import timezone
+
+        from scoring.models import Round
+
+        self.save()
+        # Round 1 closed, its correction period running until 21:30 local time: prizes are paid on
+        # final results, so nothing is awarded yet and the list says until when.
+        until = timezone.localtime(timezone.now()).replace(hour=21, minute=30, second=0, microsecond=0)
+        if until <= timezone.now():
+            until += datetime.timedelta(days=1)
+        Round.objects.filter(event=self.event, number=1).update(final_at=until)
+        waiting = prize_list(self.fresh())
+        assert waiting.basis == "" and not waiting.final
+        day = "" if until.date() == timezone.localtime(timezone.now()).date() else f"{until.day} {until:%b}, "
+        assert waiting.waiting == [f"round 1 results provisional until {day}21:30"]
+        assert all(group.lines == [] for group in waiting.groups)
+        assert waiting.awarded == "0.00"
+        shown = render_to_string("parts/_prize_list.html", {"prizes": waiting})
+        assert "No prize list yet" in shown and "Not final yet: round 1 results provisional until" in shown
+        # The period over: the same prizes as the worked example above.
+        Round.objects.filter(event=self.event, number=1).update(final_at=timezone.now())
+        final = prize_list(self.fresh())
+        assert final.final and final.basis == "Final results after round 1" and final.awarded == "1,300.00"
+        assert [line.name for line in final.groups[0].lines] == ["Bob", "Fay", "Dee", "Hal"]
 
     def test_with_more_than_one_prize_fay_also_heads_liguanea(self):
         self.save(multiple="on")
@@ -226,7 +257,7 @@ class PrizeListTests(TestCase):
         self.save()
         self.client.logout()
         page = self.client.get(reverse("scoring:prizes", kwargs={"slug": self.event.slug}))
-        self.assertContains(page, "Computed from the <strong>official standings after round 1</strong>")
+        self.assertContains(page, "Computed from the <strong>final results after round 1</strong>")
         self.assertContains(page, "shared by 2: pool 800.00")
         pdf = self.client.get(reverse("scoring:pdf_prizes", kwargs={"slug": self.event.slug}))
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
