@@ -4,6 +4,10 @@ scoring/ but its `Game` (and a result field for what the winner collected)."""
 
 from __future__ import annotations
 
+import re
+import shutil
+import subprocess
+
 import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
@@ -213,3 +217,43 @@ def test_a_new_hand_must_be_the_one_due(na_game, director):
     with pytest.raises(ValidationError, match="Hand 1 is due next, not hand 3"):
         services.deal_record(game_set=na_game, user=director, data=hand)
     assert not na_game.deals.exists()
+
+
+SIX = ("Ann", "Bob", "Cy", "Dee", "Eve", "Flo")
+WORD = re.compile(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="[\d.]+">([^<]+)</word>')
+
+
+def headings_past_their_column(pdf: bytes, players: tuple[str, ...]) -> list[str]:
+    """Each "Collected" heading of page 1's grid whose right end is past its player's block: the block's
+    centre is that of the player's name above it (centred), its width the distance between two names'
+    centres."""
+    found = subprocess.run(
+        ["pdftotext", "-bbox", "-f", "1", "-l", "1", "-", "-"], input=pdf, capture_output=True, check=True
+    ).stdout.decode()
+    words = [(float(x0), float(y0), float(x1), text) for x0, y0, x1, text in WORD.findall(found)]
+    top = min(y0 for _, y0, _, text in words if text == "Collected")
+    headings = [(x0, y0, x1) for x0, y0, x1, text in words if text == "Collected" and y0 < top + 1]
+    assert len(headings) == len(players), found
+    names = {text: (x0 + x1) / 2 for x0, y0, x1, text in words if text in players and top - 60 < y0 < top}
+    centres = [names[player] for player in players]
+    half = (centres[1] - centres[0]) / 2
+    return [
+        f"{player}: ends at {x1:.1f}, the column at {centre + half:.1f}"
+        for player, centre, (_, _, x1) in zip(players, centres, headings, strict=True)
+        if x1 > centre + half
+    ]
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs pdftotext (poppler-utils)")
+def test_the_collected_heading_stays_in_its_column_on_a_sheet_of_six(
+    na_event, as_director, director, make_table
+):
+    """The longest sub-heading of the sheet, at the most players a table has: blank and completed."""
+    game = make_table(services.round_create(event=na_event, user=director), SIX)
+    blank = as_director.get(reverse("scoring:pdf_table_blank", args=[na_event.slug, 1, 1])).content
+    assert headings_past_their_column(blank, SIX) == []
+    rules = ruleset_from("north-american", {"hands": HANDS})
+    sheet = simulate_north_american_sheet(7, SIX, rules=rules, dealers=False)
+    services.sheet_import(game_set=game, user=director, data=sheet)
+    completed = as_director.get(reverse("scoring:pdf_table_sheet", args=[na_event.slug, 1, 1])).content
+    assert headings_past_their_column(completed, SIX) == []
