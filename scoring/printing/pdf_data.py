@@ -483,7 +483,7 @@ def seating_list(*, event: EventHeader, round_number: int, tables: Sequence[Seat
 @dataclass(frozen=True)
 class SeasonLine:
     """One player's line of the season standings as printed: each event's points ("" when they did not
-    play it, "(3)" when it is not among their counted events)."""
+    play it, "3 dropped" when it is not among their counted events)."""
 
     place: str
     player: str
@@ -513,6 +513,11 @@ def points_label(value: float) -> str:
     return f"{value:g}"
 
 
+def dropped_label(value: float) -> str:
+    """Points outside a player's counted events, in words: brackets read as a negative number."""
+    return f"{points_label(value)} dropped"
+
+
 def season_sheet(
     *,
     name: str,
@@ -535,7 +540,7 @@ def season_sheet(
                 cells.append("")
             else:
                 value, kept = found
-                cells.append(points_label(value) if kept else f"({points_label(value)})")
+                cells.append(points_label(value) if kept else dropped_label(value))
         lines.append(
             SeasonLine(
                 place=f"={row['place']}" if row["shared"] else str(row["place"]),
@@ -551,7 +556,7 @@ def season_sheet(
     return SeasonSheet(
         name=name,
         events=tuple((f"{day:%-d %b}", event_name) for _, day, event_name in events),
-        rule=f"Points by place: {scheme}; {counted} counted (in brackets: not counted). "
+        rule=f"Points by place: {scheme}; {counted} counted (the others marked “dropped”). "
         "Ties: more event wins, then the better best place.",
         computed_at=computed_at,
         rows=tuple(lines),

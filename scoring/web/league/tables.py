@@ -10,7 +10,7 @@ from django.utils.html import format_html
 
 from ...exports import number_as_shown
 from ...models import Event
-from ...printing.pdf_data import points_label
+from ...printing.pdf_data import dropped_label, points_label
 from ...selectors.seasons import event_column
 from ..tables import NUM, WIDE, PlacesTable, RowsTable
 
@@ -146,7 +146,7 @@ class PublishedTable(RatingTable):
 
 
 class SeasonTable(PlayerLinkMixin, PlacesTable):
-    """A season's standings: points by place in each event (in brackets when not among the best
+    """A season's standings: points by place in each event ("3 dropped" when not among the best
     `best_of`), the total, then the tie-breaks (event wins, best place)."""
 
     club = tables.Column(verbose_name="Club", default="", attrs=WIDE)
@@ -212,8 +212,8 @@ def event_header(event: Event) -> str:
 
 
 class EventPointsColumn(tables.Column):
-    """A player's points from one event of the season; "(3)" on the page when not among their counted
-    events, "3 dropped" in a file (a spreadsheet reads "(3)" as −3)."""
+    """A player's points from one event of the season; "3 dropped" when not among their counted events,
+    on the page as in a file (a spreadsheet would read "(3)" as −3, and a reader might too)."""
 
     def __init__(self, *args, event: Event, **kwargs):
         kwargs.setdefault("attrs", NUM)
@@ -224,10 +224,10 @@ class EventPointsColumn(tables.Column):
 
     def render(self, value):
         points, counted = value
-        return points_label(points) if counted else f"({points_label(points)})"
+        return points_label(points) if counted else dropped_label(points)
 
     def value(self, value):
         if not value:
             return ""
         points, counted = value
-        return points_value(points) if counted else f"{points_label(points)} dropped"
+        return points_value(points) if counted else dropped_label(points)

@@ -174,7 +174,7 @@ def test_the_season_page_shows_the_standings_events_and_when_they_were_computed(
     html = response.content.decode()
     assert "Night 1" in html and "Night 2" in html
     assert "best 1 event" in html
-    assert "(1.5)" in html  # Bob's night-2 points, not counted
+    assert "1.5 dropped" in html and "(1.5)" not in html  # Bob's night-2 points, not counted
     assert "Computed" in html
 
 
@@ -212,7 +212,7 @@ def test_the_season_standings_print_as_a_pdf(client, league, director):
     assert response.content.startswith(b"%PDF-")
 
 
-def test_the_printed_season_lists_each_events_points_and_brackets_those_not_counted(league, director):
+def test_the_printed_season_lists_each_events_points_and_marks_those_not_counted_dropped(league, director):
     from scoring.printing.pdf_data import season_sheet
     from scoring.selectors.seasons import event_column, season_events, season_rows
 
@@ -228,7 +228,7 @@ def test_the_printed_season_lists_each_events_points_and_brackets_those_not_coun
         computed_at=rating_list.computed_at,
     )
     lines = {line.player: line for line in sheet.rows}
-    assert lines["Bob"].cells == ("3", "(1.5)") and lines["Bob"].points == "3"
+    assert lines["Bob"].cells == ("3", "1.5 dropped") and lines["Bob"].points == "3"
     assert lines["Ann"].place == "=1"
     assert [label for label, _ in sheet.events] == ["1 Mar", "2 Mar"]
 
