@@ -163,9 +163,13 @@ def stored_codes(findings: object) -> set[str]:
     return {item["code"] for item in findings if isinstance(item, dict) and isinstance(item.get("code"), str)}
 
 
-def _table_rows(tables: QuerySet[Table], seats: QuerySet[Seat] | None) -> dict[int, list[TableStatus]]:
+def _table_rows(
+    tables: QuerySet[Table], seats: QuerySet[Seat] | None, names: dict[int, str] | None = None
+) -> dict[int, list[TableStatus]]:
     """Status rows of `tables` by round id, in table order: one query, a second for the players'
-    names (clockwise) unless `seats` is None. Plain values, no model instances: a round has 256."""
+    names (clockwise) unless `seats` is None; `names`: {entry id: the name shown instead} (a player
+    without consent to public lists). Plain values, no model instances: a round has 256."""
+    names = names or {}
     rows: dict[int, list[TableStatus]] = defaultdict(list)
     by_table: dict[int, TableStatus] = {}
     fetched = (
@@ -208,11 +212,11 @@ def _table_rows(tables: QuerySet[Table], seats: QuerySet[Seat] | None) -> dict[i
         rows[round_id].append(row)
         by_table[table_id] = row
     if seats is not None:
-        for table_id, name in seats.order_by("table_id", "position").values_list(
-            "table_id", "entry__player__name"
+        for table_id, entry_id, name in seats.order_by("table_id", "position").values_list(
+            "table_id", "entry_id", "entry__player__name"
         ):
             if table_id in by_table:
-                by_table[table_id].players.append(name)
+                by_table[table_id].players.append(names.get(entry_id, name))
     return rows
 
 
@@ -237,11 +241,15 @@ def event_tables_status(event: Event) -> list[RoundStatus]:
     return [_round_status(rnd, by_round.get(rnd.pk, [])) for rnd in rounds]
 
 
-def round_tables_status(round: Round, *, players: bool = True) -> RoundStatus:
+def round_tables_status(
+    round: Round, *, players: bool = True, names: dict[int, str] | None = None
+) -> RoundStatus:
     """One round's tables and how far they are (round page, projector). Two queries, one with
     `players=False` (then every `players` is empty)."""
     seats = Seat.objects.filter(round=round) if players else None
-    return _round_status(round, _table_rows(Table.objects.filter(round=round), seats).get(round.pk, []))
+    return _round_status(
+        round, _table_rows(Table.objects.filter(round=round), seats, names).get(round.pk, [])
+    )
 
 
 def _finished_tables(game: Game, tables: QuerySet[Table]) -> QuerySet[Table]:

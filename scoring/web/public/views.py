@@ -42,6 +42,12 @@ def home(request):
     return render(request, "public/home.html", context)
 
 
+def shown_names(request, event: Event) -> dict[int, str]:
+    """{entry id: "Player <entry number>"} for the players without consent to public lists (issue 26);
+    empty for the event's directors, who see every name."""
+    return {} if user_directs(request, event) else public_names(event)
+
+
 # --- standings ----------------------------------------------------------------------------------
 
 STANDINGS_CACHE_SECONDS = 3600
@@ -190,7 +196,7 @@ class RoundView(PublicTableView):
 
     def get(self, request, *args, **kwargs):
         self.round = round_for(self.event, kwargs["number"])
-        self.status = selectors.round_tables_status(self.round)
+        self.status = selectors.round_tables_status(self.round, names=shown_names(request, self.event))
         return super().get(request, *args, **kwargs)
 
     @property
@@ -310,6 +316,7 @@ def player_view(request, slug: str, entry_id: int):
     history = (player_games if event.game.of_hands else selectors.player_history)(event, entry)
     official = cached_standings(event, round_number=None, provisional=False)
     standing = next((row for row in official.rows if row.get("entry_id") == entry.pk), None)
+    name = shown_names(request, event).get(entry.pk, history.entry.player.name)
     return render(
         request,
         "public/player.html",
@@ -317,6 +324,7 @@ def player_view(request, slug: str, entry_id: int):
             "event": event,
             "history": history,
             "entry": history.entry,
+            "name": name,
             "standing": standing,
             "scope": official.scope,
             "chart": running_total_chart(history.chart),

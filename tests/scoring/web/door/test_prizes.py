@@ -318,3 +318,27 @@ class PrizeListTests(TestCase):
         public = self.client.get(reverse("scoring:prizes", kwargs={"slug": self.event.slug}))
         self.assertNotContains(public, "Fay")
         assert datetime.date(1950, 1, 1).isoformat() not in public.content.decode()
+
+    def test_fay_without_consent_is_player_6_to_readers_and_fay_to_directors(self):
+        from scoring.models import Entry
+
+        fay = Entry.objects.get(event=self.event, player__name="Fay")
+        answer = self.client.post(
+            reverse("scoring:door_player", kwargs={"slug": self.event.slug, "entry_id": fay.pk}),
+            {"parish": "Kingston", "consent_public": ""},
+            follow=True,
+        )
+        self.assertContains(answer, "Fay&#x27;s details are saved.")
+        pages = [
+            reverse("scoring:round", kwargs={"slug": self.event.slug, "number": 1}),
+            reverse("scoring:player", kwargs={"slug": self.event.slug, "entry_id": fay.pk}),
+        ]
+        for url in pages:  # the director, logged in
+            page = self.client.get(url)
+            assert page.status_code == 200 and "Fay" in page.content.decode(), url
+        self.client.logout()
+        for url in pages:
+            text = self.client.get(url).content.decode()
+            assert "Fay" not in text and "Player 6" in text, url
+            # Only her: a consenting player at her table keeps the name.
+            assert "Bob" in text or url.endswith(f"/p/{fay.pk}/"), url
