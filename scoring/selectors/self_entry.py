@@ -367,12 +367,17 @@ class QueueRow:
         return sum(1 for cell in self.cells if cell.differs)
 
 
-def _summary(data: dict[str, Any]) -> str:
+def _summary(data: dict[str, Any], seat_order: list[str]) -> str:
+    """The entry in one line, its players in seat order (a stored JSON object keeps no key order on
+    PostgreSQL)."""
     if data.get("void"):
         return "void"
     parts = [f"out: {data.get('out') or '—'}"]
     parts += [mark for mark in ("doubled", "kalookie") if data.get(mark)]
-    for name, row in (data.get("results") or {}).items():
+    results = data.get("results") or {}
+    place = {name: index for index, name in enumerate(seat_order)}
+    for name in sorted(results, key=lambda name: (place.get(name, len(place)), name)):
+        row = results[name]
         # A deal's line is calls/score; a hand's is its score, and a buy-in (with a typed reset).
         text = (
             f"{name} {row['calls']}/{row.get('penalty')}"
@@ -436,7 +441,7 @@ def director_queue(event: Event) -> list[QueueRow]:
                 same_device=entry.same_device,
                 conflict=entry.queue_reason.startswith("conflict"),
                 findings=list(entry.findings or []),
-                summary=_summary(entry.data or {}),
+                summary=_summary(entry.data or {}, [names[position] for position in sorted(names)]),
                 compared_with=compared_with,
                 cells=cells,
                 stale=deal is not None,

@@ -13,7 +13,7 @@ from scoring import services
 from scoring.games import JAMAICAN
 from scoring.models import Player
 from scoring.services.published import rating_list_publish
-from tests.scoring.test_published_lists import league  # noqa: F401 (two nights, a fixture)
+from tests.scoring.test_published_lists import league, make_event  # noqa: F401 (two nights, final as they close)
 
 from .conftest import horizontal_overflow, log_in, screenshot, serious_violations
 
