@@ -86,6 +86,16 @@ def enter(page, number: int, *, game_set, seat: int = 1, scores=None) -> None:
         page.fill(f"[name='p{position}-penalty']", str(score))
 
 
+def shows_to_confirm(page, number: int) -> None:
+    """The phone shows deal `number` waiting for confirmation by itself within 5 seconds: its own
+    refresh (static/js/phone_live.js) opens the page again, so the test never reloads under it."""
+    from playwright.sync_api import expect
+
+    expect(page.locator(".phone-waiting h2").first).to_have_text(
+        f"Deal {number}: waiting for confirmation", timeout=5000
+    )
+
+
 def send(page, number: int) -> None:
     from playwright.sync_api import expect
 
@@ -125,8 +135,8 @@ def test_two_phones_enter_and_confirm_the_director_settles_the_queue(
         send(ann, 1)
         expect(ann.locator(".phone-waiting")).to_contain_text("waiting for confirmation")
 
-        # Player B confirms on their own phone: the deal is in the set and the standings.
-        bob.reload()
+        # Player B's phone shows the deal by itself; B confirms it: it is in the set and the standings.
+        shows_to_confirm(bob, 1)
         expect(bob.locator("#phone-entry-heading")).to_have_count(0)
         assert serious_violations(bob) == []
         keep(screenshot(bob, "self-entry-confirm"))
@@ -140,10 +150,10 @@ def test_two_phones_enter_and_confirm_the_director_settles_the_queue(
         expect(page.locator("main")).to_contain_text("77")
 
         # Deal 2: B rejects it with a reason; deal 3 is confirmed with a finding (a score for the winner).
-        ann.reload()
+        # Each phone opens the deal due or the deal to confirm by itself (enter() waits for its heading).
         enter(ann, 2, game_set=game_set)
         send(ann, 2)
-        bob.reload()
+        shows_to_confirm(bob, 2)
         waiting = bob.locator(".phone-waiting").first
         waiting.locator("summary").click()
         prove(waiting.locator("details form"), game_set, 3)
@@ -169,12 +179,11 @@ def test_two_phones_enter_and_confirm_the_director_settles_the_queue(
             Deal.objects.get(game_set=game_set, number=2).results.get(entry__player__name="Bob").penalty == 61
         )
 
-        ann.reload()
         lines = DEALS[3][2]
         enter(ann, 3, game_set=game_set, scores=[*lines[:3], (0, 12)])
         expect(ann.locator("#deal-check")).to_contain_text("finding")
         send(ann, 3)
-        bob.reload()
+        shows_to_confirm(bob, 3)
         waiting = bob.locator(".phone-waiting").first
         prove(waiting.locator(".phone-decide"), game_set, 4)
         waiting.locator("text=Confirm deal 3").click()
@@ -189,7 +198,6 @@ def test_two_phones_enter_and_confirm_the_director_settles_the_queue(
         assert not Deal.objects.filter(game_set=game_set, number=3).exists()
 
         # Deal 3 again, while the phone is offline: kept on the phone, sent once when back online.
-        ann.reload()
         enter(ann, 3, game_set=game_set)
         a_context.set_offline(True)
         ann.click("text=Send deal")
