@@ -189,6 +189,27 @@ def shown_amount(units: int, *, decimals: int = 2) -> str:
     return f"{whole:,}" + (f".{part:0{decimals}d}" if decimals else "")
 
 
+def typed_amount(units: int, *, decimals: int = 2) -> str:
+    """The smallest units as a form takes them back (no thousands separator): 150050 -> "1500.50"."""
+    return shown_amount(units, decimals=decimals).replace(",", "")
+
+
+# Currencies without a minor unit (ISO 4217); every other one is taken to have cents.
+ZERO_DECIMAL = {"JPY": 0, "KRW": 0, "ISK": 0, "CLP": 0, "XOF": 0, "XAF": 0}
+
+
+def read_currency(text: str) -> tuple[str, int]:
+    """A typed currency -> (its code, its decimal places); ValueError says what a currency is.
+
+    >>> read_currency(" jmd"), read_currency("JPY")
+    (('JMD', 2), ('JPY', 0))
+    """
+    code = text.strip().upper()
+    if not re.fullmatch(r"[A-Z]{3}", code):
+        raise ValueError(f"A currency is three letters (JMD, GBP, USD), got {text!r}.")
+    return code, ZERO_DECIMAL.get(code, 2)
+
+
 def amounts_problem(amounts: Iterable[int]) -> str:
     """Why a list of prizes by place cannot be used ('' when it can): places pay less as they go down.
 
@@ -294,10 +315,10 @@ def read_prize_table(*, currency: str, places: str, categories: str, multiple: b
     >>> read_prize_table(currency="jmd", places="500 300", categories="", multiple=False)
     {'currency': 'JMD', 'decimals': 2, 'places': [50000, 30000], 'categories': [], 'multiple': False}
     """
-    code = currency.strip().upper()
-    if not re.fullmatch(r"[A-Z]{3}", code):
-        raise PrizeTableError("currency", f"A currency is three letters (JMD, GBP, USD), got {currency!r}.")
-    decimals = ZERO_DECIMAL.get(code, 2)
+    try:
+        code, decimals = read_currency(currency)
+    except ValueError as exc:
+        raise PrizeTableError("currency", str(exc)) from None
     try:
         amounts = read_amounts(places, decimals=decimals, where="overall places")
     except ValueError as exc:
@@ -321,16 +342,12 @@ def read_prize_table(*, currency: str, places: str, categories: str, multiple: b
     }
 
 
-# Currencies without a minor unit (ISO 4217); every other one is taken to have cents.
-ZERO_DECIMAL = {"JPY": 0, "KRW": 0, "ISK": 0, "CLP": 0, "XOF": 0, "XAF": 0}
-
-
 def typed_prize_table(table: Mapping[str, Any]) -> dict[str, str]:
     """A stored table as the form shows it (the inverse of `read_prize_table`)."""
     decimals = table.get("decimals", 2)
 
     def amounts(values):
-        return ", ".join(shown_amount(value, decimals=decimals).replace(",", "") for value in values)
+        return ", ".join(typed_amount(value, decimals=decimals) for value in values)
 
     return {
         "currency": table.get("currency", ""),

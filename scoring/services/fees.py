@@ -13,7 +13,7 @@ from adjudication.audit import acting_user, audit_record
 from ..door_models import EventFees, FeeLine
 from ..errors import field_errors
 from ..models import Entry, Event
-from ..prizes import ZERO_DECIMAL, parse_amount, shown_amount
+from ..prizes import parse_amount, read_currency, typed_amount
 from .guards import check_version
 
 
@@ -41,8 +41,7 @@ def typed_schedule(fees: EventFees | None) -> str:
     if fees is None:
         return ""
     return "\n".join(
-        f"{fee['name']} = {shown_amount(fee['amount'], decimals=fees.decimals).replace(',', '')}"
-        for fee in fees.schedule
+        f"{fee['name']} = {typed_amount(fee['amount'], decimals=fees.decimals)}" for fee in fees.schedule
     )
 
 
@@ -53,10 +52,10 @@ def event_fees_set(
     """Set the event's fees (e.g. member and non-member) and their currency."""
     fees, _ = EventFees.objects.select_for_update().get_or_create(event=event)
     check_version(fees, version, what="the event's fees")
-    code = currency.strip().upper()
-    if len(code) != 3 or not code.isalpha() or not code.isascii():
-        raise field_errors({"currency": f"A currency is three letters (JMD, GBP, USD), got {currency!r}."})
-    decimals = ZERO_DECIMAL.get(code, 2)
+    try:
+        code, decimals = read_currency(currency)
+    except ValueError as exc:
+        raise field_errors({"currency": str(exc)}) from None
     before = {"currency": fees.currency, "schedule": fees.schedule} if fees.schedule else None
     fees.currency, fees.decimals, fees.schedule = code, decimals, read_schedule(schedule, decimals=decimals)
     fees.version += 1
