@@ -14,9 +14,9 @@ from typing import Any
 from adjudication.engine.sheet import got
 from scoring.door_models import EventFees, EventWaitlist, FeeLine, PlayerDetails
 from scoring.models import Entry, Event
-from scoring.prizes import PrizeTableError, amounts_problem
+from scoring.prizes import amounts_problem, read_category, typed_prize_table
 
-from .values import ArchiveError, flag_at, list_at, moment_or_none, object_at, text_at, whole_at
+from .values import ArchiveError, flag_at, list_at, moment_at, object_at, text_at, whole_at
 
 MONEY = 10**12
 
@@ -131,15 +131,6 @@ def _name(value: Any, path: str, players: set[str]) -> str:
     return name
 
 
-def _moment(value: Any, path: str):
-    if value is None:
-        return None
-    moment = moment_or_none(value)
-    if moment is None:
-        raise ArchiveError(path, f"expected an ISO date and time, got {got(value)}")
-    return moment
-
-
 def _amounts(value: Any, path: str) -> list[int]:
     amounts = [_money(item, f"{path}[{index}]") for index, item in enumerate(list_at(value, path))]
     problem = amounts_problem(amounts)
@@ -163,15 +154,13 @@ def _prizes(raw: Any, path: str) -> dict[str, Any]:
                 "places": _amounts(item.get("places"), f"{where}.places"),
             }
         )
-    from scoring.prizes import read_category, typed_prize_table
-
     # Each category must be one the prize table's form could have written.
     for index, line in enumerate(
         typed_prize_table({"categories": categories}).get("categories", "").splitlines()
     ):
         try:
             read_category(line, number=index + 1)
-        except (ValueError, PrizeTableError) as exc:
+        except ValueError as exc:
             raise ArchiveError(f"{path}.categories[{index}]", str(exc)) from None
     return {
         "currency": text_at(table.get("currency"), f"{path}.currency", required=True),
@@ -194,7 +183,7 @@ def read_door(raw: Any, players: set[str]) -> dict[str, Any] | None:
         plan["check_ins"].append(
             {
                 "player": _name(item.get("player"), f"{where}.player", players),
-                "at": _moment(item.get("at"), f"{where}.at"),
+                "at": moment_at(item.get("at"), f"{where}.at"),
                 "at_door": flag_at(item.get("at_door"), f"{where}.at_door"),
             }
         )
@@ -203,8 +192,8 @@ def read_door(raw: Any, players: set[str]) -> dict[str, Any] | None:
         cap = raw_wait.get("cap")
         plan["waitlist"] = {
             "cap": None if cap is None else whole_at(cap, "door.waitlist.cap", minimum=2, maximum=MONEY),
-            "release_at": _moment(raw_wait.get("release_at"), "door.waitlist.release_at"),
-            "released_at": _moment(raw_wait.get("released_at"), "door.waitlist.released_at"),
+            "release_at": moment_at(raw_wait.get("release_at"), "door.waitlist.release_at"),
+            "released_at": moment_at(raw_wait.get("released_at"), "door.waitlist.released_at"),
             "players": [
                 _name(name, f"door.waitlist.players[{index}]", players)
                 for index, name in enumerate(list_at(raw_wait.get("players", []), "door.waitlist.players"))
@@ -247,8 +236,8 @@ def _fees(fees: dict[str, Any], players: set[str]) -> dict[str, Any]:
                 "method": method,
                 "note": text_at(item.get("note"), f"{where}.note")[:200],
                 "reason": reason[:500],
-                "recorded_at": _moment(item.get("recorded_at"), f"{where}.recorded_at"),
-                "voided_at": _moment(item.get("voided_at"), f"{where}.voided_at"),
+                "recorded_at": moment_at(item.get("recorded_at"), f"{where}.recorded_at"),
+                "voided_at": moment_at(item.get("voided_at"), f"{where}.voided_at"),
                 "void_reason": text_at(item.get("void_reason"), f"{where}.void_reason")[:500],
             }
         )

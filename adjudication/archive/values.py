@@ -104,6 +104,16 @@ def moment_or_none(value: Any) -> datetime | None:
     return moment
 
 
+def moment_at(value: Any, path: str) -> datetime | None:
+    """An ISO date and time, or None (null or absent); anything else is refused, naming the place."""
+    if value is None:
+        return None
+    moment = moment_or_none(value)
+    if moment is None:
+        raise ArchiveError(path, f"expected a date and time (2026-12-05T21:30:00+00:00), got {got(value)}")
+    return moment
+
+
 def refuse_nul(value: Any, path: str) -> None:
     """PostgreSQL cannot store a NUL character in text: refuse it here, naming the place."""
     if isinstance(value, str):
