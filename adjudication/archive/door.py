@@ -41,13 +41,14 @@ def door_export(event: Event) -> dict[str, Any] | None:
         .order_by("pk")
         .values_list("pk", "checked_in_at", "at_door")
     )
-    at_door = Entry.objects.filter(event=event, at_door=True).values_list("pk", flat=True)
     check_ins = [{"player": names[pk], "at": _iso(at), "at_door": door_flag} for pk, at, door_flag in checked]
-    check_ins += [
-        {"player": names[pk], "at": None, "at_door": True}
-        for pk in at_door
-        if pk not in {c[0] for c in checked}
-    ]
+    # Entered at the door and checked out since: kept, as added at the door.
+    gone = (
+        Entry.objects.filter(event=event, at_door=True, checked_in_at__isnull=True)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    check_ins += [{"player": names[pk], "at": None, "at_door": True} for pk in gone]
     if check_ins:
         door["check_ins"] = check_ins
     waitlist = EventWaitlist.objects.filter(event=event).first()
