@@ -77,11 +77,11 @@ def expire_at(response: HttpResponse, moment: datetime | None) -> HttpResponse:
     return response
 
 
-def _seconds_left(response: HttpResponse) -> int:
+def _seconds_left(response: HttpResponse, longest: int) -> int:
     expires = getattr(response, EXPIRES, None)
     if expires is None:
-        return PAGE_SECONDS
-    return max(0, min(PAGE_SECONDS, math.ceil(expires - time.time())))
+        return longest
+    return max(0, min(longest, math.ceil(expires - time.time())))
 
 
 def mark_shared(response: HttpResponse) -> HttpResponse:
@@ -274,7 +274,7 @@ def _rush_page(request, match, get_response) -> HttpResponse:
         stamps = _stamps(_stamp_keys(event_id, match["entry"]))
         if shared_cache.recoveries() != recoveries:
             stamps = None
-        elif stamps is not None and stored is not None and stored["stamps"] == stamps:
+        elif stamps is not None and _still_good(stored) and stored["stamps"] == stamps:
             return _replay(request, stored)
     _count_render(request)
     response = get_response(request)
@@ -285,14 +285,7 @@ def _rush_page(request, match, get_response) -> HttpResponse:
         # The next reader's page is kept: the address's event is known from now on.
         cache.set(slug_key, event.pk, None)
     elif stamps is not None:
-        headers = [(name, value) for name, value in response.items() if name.lower() not in NOT_STORED]
-        page = {
-            "stamps": stamps,
-            "status": response.status_code,
-            "headers": headers,
-            "content": response.content,
-        }
-        cache.set(page_key, page, RUSH_PAGE_SECONDS)
+        _store(page_key, response, RUSH_PAGE_SECONDS, stamps=stamps)
     return response
 
 
@@ -348,6 +341,22 @@ def _replay(request, stored: dict[str, Any]) -> HttpResponse:
     )
 
 
+def _store(key: str, response: HttpResponse, longest: int, **stamp) -> None:
+    """Keep the response under `key` with what it is good for (`stamp`), at most `longest` seconds and
+    not past the moment it expires (a round becomes final then)."""
+    seconds = _seconds_left(response, longest)
+    if seconds:
+        headers = [(name, value) for name, value in response.items() if name.lower() not in NOT_STORED]
+        page = {"status": response.status_code, "headers": headers, "content": response.content}
+        cache.set(key, {**stamp, **page, "expires": getattr(response, EXPIRES, None)}, seconds)
+
+
+def _still_good(stored: dict[str, Any] | None) -> bool:
+    """A stored page not past its moment: one stored before a round became final is not served after it
+    (its words and ETag changed then)."""
+    return stored is not None and (stored.get("expires") is None or stored["expires"] > time.time())
+
+
 def _storable(response: HttpResponse) -> bool:
     return (
         getattr(response, SHARED, False)
@@ -376,25 +385,12 @@ class SharedPageCacheMiddleware:
         if shared_cache.recoveries() != recoveries:
             # The cache came back with this read, and the generation moved on after it was read.
             generation, stored = None, None
-        # A page stored before a round became final is not served after it (its words changed).
-        if stored is not None and stored.get("expires") is not None and stored["expires"] <= time.time():
-            stored = None
-        if generation is not None and stored is not None and stored["generation"] == generation:
+        if generation is not None and _still_good(stored) and stored["generation"] == generation:
             return _replay(request, stored)
         if generation is None:
             generation = current_generation()
         response = self.get_response(request)
         # No generation: the cache is down, and the page is served without being stored.
         if generation is not None and request.method == "GET" and _storable(response):
-            headers = [(name, value) for name, value in response.items() if name.lower() not in NOT_STORED]
-            page = {
-                "generation": generation,
-                "status": response.status_code,
-                "headers": headers,
-                "content": response.content,
-                "expires": getattr(response, EXPIRES, None),
-            }
-            seconds = _seconds_left(response)
-            if seconds:
-                cache.set(key, page, seconds)
+            _store(key, response, PAGE_SECONDS, generation=generation)
         return response

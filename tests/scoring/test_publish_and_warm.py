@@ -5,15 +5,18 @@ page is read from Redis without a database row; a deal recorded re-warms only it
 from __future__ import annotations
 
 import re
+import time
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from adjudication.models import AuditEntry
 from kalooki_tournament import shared_cache
 from scoring import page_cache, services, warming
-from scoring.models import Entry, Seat
+from scoring.models import Entry, Event, Seat
 
 EIGHT = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal")
 MIDDLEWARE = "scoring.page_cache.SharedPageCacheMiddleware"
@@ -174,3 +177,17 @@ def test_publishing_warms_every_page_and_a_player_page_then_reads_no_database_ro
     with django_assert_num_queries(0):
         page = client.get(url("player", event, entry_id=ann.pk))
     assert page.status_code == 200 and "Deal by deal: total" in text(page)
+
+    # A page kept before a round becomes final is not served after that moment (no save moves a stamp
+    # then): its ETag counts the rounds become final, and its words change.
+    moment = timezone.now() + timedelta(seconds=1)
+    Event.objects.filter(pk=event.pk).update(final_times=[moment.isoformat()])
+    page_cache.pages_moved(event.pk)
+    before = client.get(url("player", event, entry_id=ann.pk))
+    renders = page_cache.rush_renders()
+    with django_assert_num_queries(0):
+        assert client.get(url("player", event, entry_id=ann.pk))["ETag"] == before["ETag"]
+    time.sleep(max(0.0, (moment - timezone.now()).total_seconds()) + 0.05)
+    after = client.get(url("player", event, entry_id=ann.pk))
+    assert page_cache.rush_renders() == renders + 1
+    assert after.status_code == 200 and after["ETag"] != before["ETag"]
