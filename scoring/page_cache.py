@@ -90,18 +90,24 @@ def mark_shared(response: HttpResponse) -> HttpResponse:
     return response
 
 
+def _bump(keys: list[str]) -> bool:
+    """Move these stamps on; False when the cache did not answer."""
+    for key in keys:
+        try:
+            cache.incr(key)
+        except ValueError:
+            # Missing (evicted, or the cache was emptied): any fresh number retires every page under it.
+            cache.set(key, time.time_ns(), None)
+        except shared_cache.CacheUnavailable:
+            # The save goes on; the stamps move on when the cache answers again (below).
+            _owe_a_move()
+            return False
+    return True
+
+
 def _move_on() -> bool:
     """Move the generation on; False when the cache did not answer."""
-    try:
-        cache.incr(GENERATION_KEY)
-    except ValueError:
-        # Missing (evicted, or the cache was emptied): any fresh number retires every stored page.
-        cache.set(GENERATION_KEY, time.time_ns(), None)
-    except shared_cache.CacheUnavailable:
-        # The save goes on; the generation moves on when the cache answers again (below).
-        _owe_a_move()
-        return False
-    return True
+    return _bump([GENERATION_KEY])
 
 
 _owed = threading.Event()
@@ -128,9 +134,8 @@ def _catch_up() -> None:
         if _cancelled.is_set():
             return
         _owed.clear()
-        # On failure _move_on owes the move again, and this thread goes on trying.
-        if _move_on():
-            _move_epoch()
+        # On failure _bump owes the move again, and this thread goes on trying.
+        _after_an_outage()
 
 
 def forget_owed_moves() -> None:
@@ -144,10 +149,6 @@ def forget_owed_moves() -> None:
         thread.join(timeout=30)
     _owed.clear()
     _cancelled.clear()
-
-
-# A change made while the cache was down retires the pages stored before it once the cache is back.
-shared_cache.on_recovery(_move_on)
 
 
 # --- the rush's pages: kept across other tables' saves ----------------------------------------------
@@ -170,16 +171,13 @@ RUSH_PAGE_SECONDS = 12 * 3600
 WARMING = "kalooki.warming"
 
 
-def _move_epoch() -> None:
-    try:
-        cache.incr(EPOCH_KEY)
-    except ValueError:
-        cache.set(EPOCH_KEY, time.time_ns(), None)
-    except shared_cache.CacheUnavailable:
-        _owe_a_move()
+def _after_an_outage() -> None:
+    """A change made while the cache was down retires the pages stored before it once the cache is
+    back: every generation page, and every rush page (the epoch)."""
+    _bump([GENERATION_KEY, EPOCH_KEY])
 
 
-shared_cache.on_recovery(_move_epoch)
+shared_cache.on_recovery(_after_an_outage)
 
 
 def is_shared() -> bool:
@@ -197,17 +195,6 @@ def _entry_key(entry_id: int | str) -> str:
 
 def _stamp_keys(event_id: int, entry_id: str | None) -> list[str]:
     return [EPOCH_KEY, _event_key(event_id), *([_entry_key(entry_id)] if entry_id else [])]
-
-
-def _bump(keys: list[str]) -> None:
-    for key in keys:
-        try:
-            cache.incr(key)
-        except ValueError:
-            cache.set(key, time.time_ns(), None)
-        except shared_cache.CacheUnavailable:
-            _owe_a_move()
-            return
 
 
 def pages_moved(event_id: int, entry_ids=None) -> None:
