@@ -115,13 +115,20 @@ def export_name(*parts) -> str:
 BOM = "\ufeff"
 
 
+def spreadsheet_for_people(dataset: Dataset, extension: str) -> str | bytes:
+    """`dataset` as a page's CSV (byte-order mark, cells made safe) or XLSX (`extension`)."""
+    if extension == "csv":
+        return BOM + escaped_dataset(dataset).export("csv")
+    if extension == "xlsx":
+        return xlsx_bytes(dataset)
+    raise ValueError(f"A spreadsheet is csv or xlsx, got {extension!r}.")
+
+
 class SafeTableExport(TableExport):
     """django-tables2's export with the spreadsheet formats made safe and right to open (see the
     module)."""
 
     def export(self):
-        if self.format == self.CSV:
-            return BOM + escaped_dataset(self.dataset).export("csv")
-        if self.format == self.XLSX:
-            return xlsx_bytes(self.dataset)
+        if self.format in (self.CSV, self.XLSX):
+            return spreadsheet_for_people(self.dataset, self.format)
         return super().export()

@@ -8,11 +8,11 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.text import slugify
 from django.views.decorators.http import require_POST, require_safe
+from django_tables2.export import TableExport
 
 from ...door_models import EventFees, FeeLine
-from ...exports import escaped_dataset, xlsx_bytes
+from ...exports import export_name, spreadsheet_for_people
 from ...models import Entry, Event
 from ...selectors.fees import fee_ledger, ledger_dataset
 from ...services import fees as service
@@ -125,15 +125,9 @@ def void(request, event: Event, directs: bool, line_id: int):
 @require_safe
 def export(request, event: Event, directs: bool, extension: str):
     """The ledger as CSV or XLSX, totals at the end."""
-    data = ledger_dataset(fee_ledger(event))
-    name = f"{slugify(event.slug)}-fees.{extension}"
-    if extension == "csv":
-        response = HttpResponse(escaped_dataset(data).export("csv"), content_type="text/csv; charset=utf-8")
-    elif extension == "xlsx":
-        response = HttpResponse(
-            xlsx_bytes(data), content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-        )
-    else:
+    if extension not in (TableExport.CSV, TableExport.XLSX):
         raise Http404("The ledger exports as csv or xlsx.")
-    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    data = spreadsheet_for_people(ledger_dataset(fee_ledger(event)), extension)
+    response = HttpResponse(data, content_type=TableExport.FORMATS[extension])
+    response["Content-Disposition"] = f'attachment; filename="{export_name(event.slug, "fees")}.{extension}"'
     return response

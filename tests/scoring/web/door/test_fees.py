@@ -14,6 +14,7 @@ from django.urls import reverse
 from adjudication.models import AuditEntry
 from scoring import services
 from scoring.door_models import FeeLine
+from scoring.exports import BOM
 from scoring.selectors.fees import fee_ledger
 from scoring.services import door, fees
 
@@ -100,6 +101,9 @@ class FeeTests(TestCase):
 
         self.night()
         text = self.client.get(self.url("door_fee_export", extension="csv")).content.decode()
+        # Like every page's CSV it starts with the byte-order mark, so a spreadsheet reads it as UTF-8.
+        assert text.startswith(BOM)
+        text = text.removeprefix(BOM)
         rows = list(csv.reader(io.StringIO(text)))
         assert rows[0][:5] == ["recorded_at", "player", "fee", "method", "amount"]
         assert [row[1] for row in rows[1:7]] == ["Ann", "Bob", "Cy", "Dee", "Eve", "Dee"]
