@@ -126,8 +126,16 @@ class RatedSets:
     identities: dict[int, str]
 
 
+def _kept_key(kind: str, event: Event) -> str:
+    """The cache key of what is kept of one event (its counted sets, its places): by its results stamp
+    and version, and how many of its rounds have become final — ratings and seasons count final results
+    only, and a round becomes final as time passes, with no save to change the stamp."""
+    finals = finals_passed(event.final_times)[0]
+    return f"kalooki:{kind}:{event.pk}:{event.results_stamp}:{event.version}:{finals}"
+
+
 # One event's counted sets as rated: (set id, round number, table number, ((seat, player record, total
-# or place), …)) — kept in the cache by the event's results stamp and version, as its places are.
+# or place), …)) — kept in the cache as its places are (`_kept_key`).
 EventTables = list[tuple[int, int, int, tuple[tuple[int, int, int], ...]]]
 
 
@@ -171,14 +179,19 @@ def rated_sets(events: QuerySet[Event] | None = None, *, game: Game | None = Non
     order, ranked by their set totals (lower is better, equal totals share), keyed by event date, event,
     round number and table number; with `game`, that game's events alone.
 
-    Each event's sets are kept in the cache by its results stamp and version (as its places are), so
-    after one event's change that event alone is read again. Five queries at most, whatever the number
-    of sets: the events, the kept tables, then the sets of those not kept (three) and the players."""
+    Each event's sets are kept in the cache by its results stamp, version and final rounds
+    (`_kept_key`), so after one event's change that event alone is read again. Five queries at most,
+    whatever the number of sets: the events, the kept tables, then the sets of those not kept (three)
+    and the players."""
     events = events if events is not None else Event.objects.all()
-    found = list(events.order_by().only("pk", "date_start", "ruleset_preset", "results_stamp", "version"))
+    found = list(
+        events.order_by().only(
+            "pk", "date_start", "ruleset_preset", "results_stamp", "version", "final_times"
+        )
+    )
     if game is not None:
         found = [event for event in found if game_of_preset(event.ruleset_preset) is game]
-    keys = {event.pk: f"kalooki:rated:{event.pk}:{event.results_stamp}:{event.version}" for event in found}
+    keys = {event.pk: _kept_key("rated", event) for event in found}
     kept = cache.get_many(list(keys.values())) if found else {}
     missing = [event for event in found if keys[event.pk] not in kept]
     tables: dict[int, EventTables] = {pk: kept[key] for pk, key in keys.items() if key in kept}
@@ -253,17 +266,12 @@ PLACES_CACHE_SECONDS = 7 * 24 * 3600
 
 def event_places(events: Iterable[Event]) -> list[EventPlaces]:
     """Each event's official standings, as places. They are kept in the cache by the event's results
-    stamp and version, as the standings pages are, so a list computed again after one event changed
+    stamp, version and final rounds (`_kept_key`), so a list computed again after one event changed
     reads that event alone. Those not kept are read together: the events of set totals in one query
     (two with knock-out events among them) after one for their counted rounds; a game of hands' event
     through its own standings (two queries an event)."""
     events = list(events)
-    # A season counts final results only: the places move on as each round becomes final.
-    keys = {
-        event.pk: f"kalooki:places:{event.pk}:{event.results_stamp}:{event.version}:"
-        f"{finals_passed(event.final_times)[0]}"
-        for event in events
-    }
+    keys = {event.pk: _kept_key("places", event) for event in events}
     kept = cache.get_many(list(keys.values()))
     missing = [event for event in events if keys[event.pk] not in kept]
     by_totals = [event for event in missing if not game_of_preset(event.ruleset_preset).of_hands]

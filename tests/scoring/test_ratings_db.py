@@ -263,3 +263,22 @@ def test_a_merge_takes_the_membership_id_the_kept_record_lacks(two_records, dire
     kept = services.player_merge(keep=keep, merge=merge, user=director)
     assert kept.membership_id == "JKA-77"
     assert Player.objects.get(pk=keep.pk).membership_id == "JKA-77"
+
+
+def test_a_round_becoming_final_is_rated_though_its_event_was_read_before(
+    monkeypatch, make_event, director, make_table, play_set
+):
+    """A closed round is provisional for the correction period; the event's counted sets read then are
+    kept, and must not hide the round once it becomes final (no save marks that moment)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    night = make_event(name="Night", slug="night", correction_minutes=30)
+    rnd = services.round_create(event=night, user=director)
+    play_set(make_table(rnd, ["Ann", "Bob", "Cy", "Dee"]), nine({"Ann": 10, "Bob": 20, "Cy": 30, "Dee": 40}))
+    assert rated_sets().matches == []  # closed, not final yet
+    real = timezone.now
+    monkeypatch.setattr(timezone, "now", lambda: real() + timedelta(minutes=31))
+    assert len(rated_sets().matches) == 1
+    assert rated(services.ratings_recompute()).keys() == {"Ann", "Bob", "Cy", "Dee"}
