@@ -62,7 +62,6 @@ def rating_list_publish(*, game: Game, day: date, user, note: str = "") -> Publi
         min_sets=rule.min_sets,
         inactive_months=rule.inactive_months,
     )
-    identities = dict(live.rows.values_list("position", "identity"))
     official = 0
     copies = []
     for row in rows:
@@ -73,7 +72,7 @@ def rating_list_publish(*, game: Game, day: date, user, note: str = "") -> Publi
                 published_list=published,
                 position=row["position"],
                 official=official if on_official else None,
-                identity=identities[row["position"]],
+                identity=row["identity"],
                 player_id=row["player_id"],
                 name=row["player"],
                 membership=row["membership"],
