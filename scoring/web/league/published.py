@@ -68,7 +68,7 @@ def publish(request):
             game=game, day=data["day"], user=request.user, note=data["note"]
         ),
         done=lambda published: (
-            f"Published the {published.title}: {published.rows.count()} players, frozen as they stand."
+            f"Published the {published.title}: {published.players} players, frozen as they stand."
         ),
         then=lambda published: reverse("scoring:published_list", kwargs={"slug": published.slug}),
         page=lambda status: _index_page(request, form, status=status),
