@@ -187,6 +187,12 @@ def _seat(game_set: GameSet, seat: Any) -> tuple[int, str]:
 def _proven(key: TableKey, game_set: GameSet, seat: Any, seat_code: Any) -> tuple[int, str]:
     """The seat named and proven by its code (compared in constant time): (position, player)."""
     position, name = _seat(game_set, seat)
+    _check_code(key, position, name, seat_code)
+    return position, name
+
+
+def _check_code(key: TableKey, position: int, name: str, seat_code: Any) -> None:
+    """`seat_code` is seat `position`'s (compared in constant time), or `SeatCodeWrong`."""
     if not str(seat_code or "").strip():
         raise SeatCodeWrong(
             {"seat_code": [f"Type seat {position}'s code: it is printed beside {name}'s name on the sheet."]}
@@ -199,7 +205,6 @@ def _proven(key: TableKey, game_set: GameSet, seat: Any, seat_code: Any) -> tupl
                 ]
             }
         )
-    return position, name
 
 
 def device_mark(device: str) -> str:
@@ -318,7 +323,7 @@ def self_entry_submit(
     )
     rivals = list(SelfEntryDeal.objects.filter(game_set=game_set, number=record.deal, status__in=OPEN))
     recorded = any(row.number == record.deal and not row.void for row in deals)
-    same = None if record.void else _identical_to_recorded(record.deal, entry.data, game_set, deals)
+    same = None if record.void else _identical_to_recorded(record.deal, entry.data, game_set, seats, deals)
     if same is not None:
         # What the desk recorded already, said again: nothing for anyone to settle.
         _close_identical(entry, same, word)
@@ -364,10 +369,11 @@ def _other_seat(
     key: TableKey, entry: SelfEntryDeal, game_set: GameSet, seat: Any, seat_code: Any
 ) -> tuple[int, str]:
     """Another seat than the one that entered, proven by its code."""
-    position, _ = _seat(game_set, seat)
+    position, name = _seat(game_set, seat)
     if position == entry.entered_seat:
         raise field_errors({"seat": "A player of another seat confirms or rejects the deal."})
-    return _proven(key, game_set, seat, seat_code)
+    _check_code(key, position, name, seat_code)
+    return position, name
 
 
 def _seat_names(game_set: GameSet) -> dict[int, str]:
@@ -384,14 +390,18 @@ def _why(entry: SelfEntryDeal, names: Mapping[int, str]) -> str:
     return text + (" (one phone)" if entry.same_device else "")
 
 
-def _identical_to_recorded(number: int, data: Mapping[str, Any], game_set: GameSet, deals) -> Any:
-    """The recorded (not void) deal `number` of the set when the entry's `data` says nothing other than
-    it, cell by cell (`selectors.self_entry.same_deal`); else None."""
+def _identical_to_recorded(
+    number: int, data: Mapping[str, Any], game_set: GameSet, seats: Iterable[Any], deals
+) -> Any:
+    """The recorded (not void) deal `number` of the set (its `seats` and `deals` as loaded) when the
+    entry's `data` says nothing other than it, cell by cell (`selectors.self_entry.same_deal`); else
+    None."""
     recorded = next((row for row in deals if row.number == number and not row.void), None)
     if recorded is None:
         return None
     game = game_of(game_set.table.round.event)
-    theirs = deal_as_data(recorded, _seat_names(game_set), game)
+    names = {row.position: row.entry.player.name for row in seats}
+    theirs = deal_as_data(recorded, names, game)
     return recorded if same_deal(dict(data), theirs, mark=game.mark) else None
 
 
@@ -420,10 +430,8 @@ def _errors(findings: Iterable[Any]) -> list[dict[str, Any]]:
     return [finding.as_dict() for finding in findings if finding.is_error]
 
 
-def _errors_here(game_set: GameSet, entry: SelfEntryDeal) -> list[dict[str, Any]]:
-    """The entry's error findings in the set as it stands now."""
-    seats = seats_of(game_set)
-    deals = deals_of(game_set)
+def _errors_here(game_set: GameSet, seats, deals, entry: SelfEntryDeal) -> list[dict[str, Any]]:
+    """The entry's error findings in the set as it stands now (its `seats` and `deals` as loaded)."""
     placed = deal_in_place(game_set=game_set, seats=seats, others=deals, data=entry.data, due_check=False)
     return _errors(findings_with_deal(game_set, seats, deals, placed))
 
@@ -457,19 +465,20 @@ def self_entry_confirm(
     entry.confirmed_device = device
     entry.confirmed_at = timezone.now()
     entry.version += 1
-    names = _seat_names(game_set)
+    # The set's seats and deals, read once for the checks below.
+    seats = seats_of(game_set)
+    deals = deals_of(game_set)
+    names = {row.position: row.entry.player.name for row in seats}
     recorded = not entry.data.get("void") and any(
-        row.number == entry.number and not row.void for row in deals_of(game_set)
+        row.number == entry.number and not row.void for row in deals
     )
     changed = ""
     try:
-        entry.findings = [] if recorded else _errors_here(game_set, entry)
+        entry.findings = [] if recorded else _errors_here(game_set, seats, deals, entry)
     except ValidationError as exc:
         # The game moved on since the entry (a game over, a hand the desk entered before it).
         changed = " ".join(exc.messages)
-    same = (
-        _identical_to_recorded(entry.number, entry.data, game_set, deals_of(game_set)) if recorded else None
-    )
+    same = _identical_to_recorded(entry.number, entry.data, game_set, seats, deals) if recorded else None
     if same is not None:
         # The desk recorded this very deal meanwhile: nothing for anyone to settle.
         _close_identical(entry, same, word)
