@@ -81,13 +81,14 @@ def door_row(event: Event, entry_id: int) -> DoorRow | None:
     return next((row for row in door_rows(event) if row.entry_id == entry_id), None)
 
 
-def door_find(event: Event, typed: str) -> list[DoorRow]:
+def door_find(event: Event, typed: str, rows: list[DoorRow] | None = None) -> list[DoorRow]:
     """The entries a door helper's typing finds: the one whose code it is, else every name holding it
-    (compared as names are: case, accents and spacing aside), best match first."""
+    (compared as names are: case, accents and spacing aside), best match first. `rows`: the event's
+    `door_rows` when the caller has them already."""
     typed = typed.strip()
     if not typed:
         return []
-    rows = door_rows(event)
+    rows = door_rows(event) if rows is None else rows
     if looks_like_door_code(typed):
         code = normal_short_code(typed)
         by_code = [row for row in rows if row.code == code]
@@ -98,8 +99,8 @@ def door_find(event: Event, typed: str) -> list[DoorRow]:
     return sorted(found, key=lambda row: (not name_key(row.name).startswith(key), row.name.casefold()))
 
 
-def check_in_list(event: Event) -> CheckInList:
-    rows = door_rows(event)
+def check_in_list(event: Event, rows: list[DoorRow] | None = None) -> CheckInList:
+    rows = door_rows(event) if rows is None else rows
     placed = [row for row in rows if not row.waitlisted]
     return CheckInList(
         arrived=[row for row in placed if row.is_in and not row.at_door],

@@ -47,8 +47,9 @@ class HelperForm(forms.Form):
 def _door_page(request, event: Event, directs: bool, *, status: int = 200, add_form=None):
     waitlist = EventWaitlist.objects.filter(event=event).first()
     typed = request.GET.get("q", "")[:100]
-    found = door_find(event, typed) if typed else []
-    counts = check_in_list(event)
+    rows = door_rows(event)
+    found = door_find(event, typed, rows) if typed else []
+    counts = check_in_list(event, rows)
     context = {
         "event": event,
         "directs": directs,
