@@ -448,7 +448,8 @@ def round_publish(*, round: Round, user) -> Round:
     """Make a seated round public: its seating, tables and pages show from now on (audited). Refused,
     with a message, for a round not seated or already published."""
     rnd = Round.objects.select_for_update(of=("self",)).select_related("event").get(pk=round.pk)
-    if not Table.objects.filter(round=rnd).exists():
+    tables = Table.objects.filter(round=rnd).count()
+    if not tables:
         raise ValidationError(f"Round {rnd.number} is not seated yet: seat it, review it, then publish it.")
     if rnd.published_at is not None:
         raise ValidationError(
@@ -456,7 +457,6 @@ def round_publish(*, round: Round, user) -> Round:
         )
     rnd.published_at, rnd.published_by = timezone.now(), acting_user(user)
     rnd.save(update_fields=["published_at", "published_by"])
-    tables = Table.objects.filter(round=rnd).count()
     audit_record(
         event=rnd.event,
         action="kalooki.round.published",
