@@ -175,7 +175,8 @@ def _entry_form(page: PhonePage, data=None, *, offered: bool = False) -> DealEnt
 
 
 def _page(request, token: str, key: TableKey, *, status: int = 200, **extra: Any) -> HttpResponse:
-    extra.setdefault("stamp", table_stamp(key))
+    if "stamp" not in extra:  # the GET view passes the stamp it compared (setdefault would ask again)
+        extra["stamp"] = table_stamp(key)
     page = phone_page(key)
     device = _device(request) or secrets.token_urlsafe(18)
     entry = extra.pop("entry", None) or _entry_form(page, offered=True)
