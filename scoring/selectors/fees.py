@@ -1,5 +1,5 @@
 """The fee ledger (issue 26, item 3): every player with their fee line (or none yet), the voided lines,
-and the totals — taken by method and by fee, waived, still to pay. Two queries whatever the field's
+and the totals — taken by method and by fee, waived, still to pay. Five queries whatever the field's
 size; the totals are summed in SQL."""
 
 from __future__ import annotations
@@ -80,10 +80,15 @@ def fee_ledger(event: Event) -> Ledger:
     standing = FeeLine.objects.filter(event=event, voided_at__isnull=True)
     taken = standing.exclude(method=FeeLine.Method.WAIVED)
     labels = dict(FeeLine.Method.choices)
-    by_method = [
-        (labels[row["method"]], row["lines"], money(row["total"]))
-        for row in taken.values("method").annotate(lines=Count("pk"), total=Sum("amount")).order_by("method")
-    ]
+    # Every method's standing lines summed at once; the waived are the fees forgone, not money taken.
+    per_method = {
+        row["method"]: row
+        for row in standing.values("method")
+        .annotate(lines=Count("pk"), total=Sum("amount"))
+        .order_by("method")
+    }
+    waived = per_method.pop(FeeLine.Method.WAIVED, {"total": 0})
+    by_method = [(labels[method], row["lines"], money(row["total"])) for method, row in per_method.items()]
     by_fee = [
         (row["fee"], row["lines"], money(row["total"]))
         for row in taken.values("fee").annotate(lines=Count("pk"), total=Sum("amount")).order_by("fee")
@@ -105,8 +110,8 @@ def fee_ledger(event: Event) -> Ledger:
         unpaid=unpaid,
         by_method=by_method,
         by_fee=by_fee,
-        taken=money(taken.aggregate(total=Sum("amount"))["total"]),
-        waived=money(standing.filter(method=FeeLine.Method.WAIVED).aggregate(total=Sum("amount"))["total"]),
+        taken=money(sum(row["total"] for row in per_method.values())),
+        waived=money(waived["total"]),
     )
 
 

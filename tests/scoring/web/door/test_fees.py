@@ -68,7 +68,8 @@ class FeeTests(TestCase):
 
     def test_the_ledger_totals_what_was_taken_by_method_and_by_fee(self):
         self.night()
-        ledger = fee_ledger(self.event)
+        with self.assertNumQueries(5):  # the fees, the lines, by method, by fee, who is still to pay
+            ledger = fee_ledger(self.event)
         # Cash: Ann 1,000 + Dee 1,000; card: Bob 1,500; transfer: Cy 1,000 — 4,500 taken. Eve's 1,000
         # waived, Dee's voided 1,500 counted nowhere, Fay still to pay.
         assert ledger.currency == "JMD"
