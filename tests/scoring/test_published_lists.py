@@ -25,7 +25,7 @@ from scoring.services.published import rating_list_publish
 from scoring.services.ratings import rating_rule_update
 from tests.conftest import nine
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.final_at_once]
 
 NIGHT1 = date.today() - timedelta(days=30)
 NIGHT2 = date.today() - timedelta(days=2)
@@ -50,18 +50,6 @@ def direct(tables) -> dict[str, float]:
 
 def places(ordinals: dict[str, float]) -> dict[str, int]:
     return {name: place for place, name in enumerate(sorted(ordinals, key=lambda n: -ordinals[n]), start=1)}
-
-
-@pytest.fixture
-def make_event(make_event):
-    """Nights played long ago: final as their rounds close (no correction period), since ratings and
-    seasons count final results only (issue 21); a correction after that is an organiser's."""
-
-    def make(**fields):
-        fields.setdefault("correction_minutes", 0)
-        return make_event(**fields)
-
-    return make
 
 
 @pytest.fixture

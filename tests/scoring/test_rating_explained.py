@@ -17,7 +17,7 @@ from scoring.selectors.rating_explained import rating_explained
 from scoring.selectors.ratings import player_rating_page
 from tests.conftest import nine
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.final_at_once]
 
 DAY = date.today() - timedelta(days=20)
 # (event, round, table): seats and set totals. Ann meets players who already have ratings of their own.
@@ -26,18 +26,6 @@ TABLES = [
     (("Eve", "Fay", "Gus", "Hal"), {"Eve": 10, "Fay": 30, "Gus": 30, "Hal": 70}),
     (("Bob", "Eve", "Ann", "Gus"), {"Bob": 50, "Eve": 50, "Ann": 20, "Gus": 99}),
 ]
-
-
-@pytest.fixture
-def make_event(make_event):
-    """The shared factory, with no correction period unless one is given: these nights' rounds are
-    final as they close, as a rating counts final results only."""
-
-    def make(**fields):
-        fields.setdefault("correction_minutes", 0)
-        return make_event(**fields)
-
-    return make
 
 
 def ranks_of(scores, seats):

@@ -29,7 +29,7 @@ from scoring.services import ratings as rules
 from tests.conftest import nine
 from tests.scoring.game_seam_support import GAME_TO_BOB, record_hands, verify_game
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.final_at_once]
 
 
 def direct(tables) -> dict[str, tuple[float, float, int]]:
@@ -61,18 +61,6 @@ JAMAICAN_TABLES = [
     (("Ann", "Bob", "Cy", "Eve"), (1, 3, 2, 4)),
 ]
 BRITISH_TABLES = [(("Ann", "Bob", "Cy"), (2, 1, 3))]
-
-
-@pytest.fixture
-def make_event(make_event):
-    """Nights played long ago: final as their rounds close (no correction period), since ratings and
-    seasons count final results only (issue 21); a correction after that is an organiser's."""
-
-    def make(**fields):
-        fields.setdefault("correction_minutes", 0)
-        return make_event(**fields)
-
-    return make
 
 
 @pytest.fixture

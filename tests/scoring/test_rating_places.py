@@ -14,21 +14,9 @@ from scoring.selectors.standings import event_standings
 from tests.conftest import nine
 from tests.scoring.game_seam_support import GAME_TO_BOB, record_hands, verify_game
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.final_at_once]
 
 EIGHT = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
-
-
-@pytest.fixture
-def make_event(make_event):
-    """The shared factory, with no correction period unless one is given: these nights' rounds are
-    final as they close, as a rating counts final results only."""
-
-    def make(**fields):
-        fields.setdefault("correction_minutes", 0)
-        return make_event(**fields)
-
-    return make
 
 
 def play_round(event, director, make_table, play_set, scores, *, verified=True):

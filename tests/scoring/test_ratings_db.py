@@ -16,7 +16,7 @@ from scoring.models import Entry, GameSet, Player, RatingList
 from scoring.selectors.ratings import closed_rounds, rated_sets, unpack_history
 from tests.conftest import nine
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.final_at_once]
 
 
 def rated(rating_list: RatingList) -> dict[str, tuple[float, float, int, int]]:
@@ -34,18 +34,6 @@ def direct(tables) -> dict[str, tuple[float, float, int]]:
             people[name] = after
             sets[name] = sets.get(name, 0) + 1
     return {name: (rating.mu, rating.sigma, sets[name]) for name, rating in people.items()}
-
-
-@pytest.fixture
-def make_event(make_event):
-    """Nights played long ago: final as their rounds close (no correction period), since ratings and
-    seasons count final results only (issue 21); a correction after that is an organiser's."""
-
-    def make(**fields):
-        fields.setdefault("correction_minutes", 0)
-        return make_event(**fields)
-
-    return make
 
 
 @pytest.fixture
