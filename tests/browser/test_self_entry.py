@@ -35,6 +35,19 @@ def keep(path: Path) -> None:
         shutil.copy(path, DOCS / path.name)
 
 
+def scanned_address(table, base: str, decode_qr) -> str:
+    """The phone page's address, decoded from the QR code on `table`'s printed sheet."""
+    from scoring.printing import scoresheets
+    from scoring.printing.sheet_codes import sheet_codes
+
+    pdf = scoresheets.render_table_sheet(
+        table=table, completed=False, codes=sheet_codes(tables=[table], base_url=base)
+    )
+    (address,) = decode_qr(pdf)
+    assert address.startswith(f"{base}/s/")
+    return address
+
+
 def phone(browser, address: str):
     from .conftest import WAIT_MS
 
@@ -109,18 +122,12 @@ def test_two_phones_enter_and_confirm_the_director_settles_the_queue(
     from playwright.sync_api import expect
 
     from scoring.models import Deal, SelfEntryDeal
-    from scoring.printing import scoresheets
-    from scoring.printing.sheet_codes import sheet_codes
     from scoring.services import self_entry as service
 
     event = game_set.table.round.event
     service.self_entry_mode_set(event=event, user=director, mode="record")
     base = live_server.url
-    pdf = scoresheets.render_table_sheet(
-        table=game_set.table, completed=False, codes=sheet_codes(tables=[game_set.table], base_url=base)
-    )
-    (address,) = decode_qr(pdf)
-    assert address.startswith(f"{base}/s/")
+    address = scanned_address(game_set.table, base, decode_qr)
 
     a_context, ann = phone(browser, address)
     b_context, bob = phone(browser, address)

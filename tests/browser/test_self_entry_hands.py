@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import horizontal_overflow, log_in, screenshot, serious_violations
-from .test_self_entry import phone, prove, status_in_view
+from .test_self_entry import phone, prove, scanned_address, status_in_view
 
 pytestmark = pytest.mark.browser
 THREE = ("Ann", "Bob", "Cy")
@@ -51,16 +51,8 @@ def test_a_british_hand_entered_and_confirmed_from_two_phones(live_server, brows
     from playwright.sync_api import expect
 
     from scoring.models import Deal, DealResult, SelfEntryDeal
-    from scoring.printing import scoresheets
-    from scoring.printing.sheet_codes import sheet_codes
 
-    table = british_game.table
-    base = live_server.url
-    pdf = scoresheets.render_table_sheet(
-        table=table, completed=False, codes=sheet_codes(tables=[table], base_url=base)
-    )
-    (address,) = decode_qr(pdf)
-    assert address.startswith(f"{base}/s/")
+    address = scanned_address(british_game.table, live_server.url, decode_qr)
     a_context, ann = phone(browser, address)
     b_context, bob = phone(browser, address)
     try:
