@@ -10,7 +10,6 @@ import datetime
 import json
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import TestCase
 
 from adjudication.archive import ArchiveError, archive_dumps, event_export, event_import
@@ -18,6 +17,7 @@ from scoring import services
 from scoring.door_models import FeeLine
 from scoring.models import Entry, Event
 from scoring.services import door, fees, prizes
+from tests.conftest import new_director, new_event
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve")
 
@@ -25,14 +25,8 @@ NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve")
 class DoorArchiveTests(TestCase):
     @classmethod
     def setUpTestData(cls):
-        cls.director = get_user_model().objects.create_user("archive-director", password="pw-archive-1")
-        event = services.event_create(
-            user=cls.director,
-            name="Door Archive",
-            slug="door-archive",
-            date_start="2026-12-05",
-            directors=[cls.director],
-        )
+        cls.director = new_director("archive-director")
+        event = new_event(cls.director, name="Door Archive", slug="door-archive")
         door.event_check_in_set(event=event, user=cls.director, on=True)
         door.event_waitlist_set(event=event, user=cls.director, cap=3)
         entries = {name: services.entry_add(event=event, user=cls.director, name=name) for name in NAMES}
@@ -88,13 +82,7 @@ class DoorArchiveTests(TestCase):
         assert FeeLine.objects.filter(event=copied, voided_at__isnull=False).count() == 1
 
     def test_an_archive_without_a_door_has_none_and_adds_none(self):
-        plain = services.event_create(
-            user=self.director,
-            name="Plain",
-            slug="plain-night",
-            date_start="2026-12-05",
-            directors=[self.director],
-        )
+        plain = new_event(self.director, name="Plain", slug="plain-night")
         services.entry_add(event=plain, user=self.director, name="Gus")
         data = event_export(event=plain, audit=False)
         assert "door" not in data and data["players"] == [{"name": "Gus", "club": "", "membership": ""}]

@@ -17,6 +17,7 @@ from scoring.door_codes import door_code_for
 from scoring.models import Entry, Round, Seat
 from scoring.selectors.door import check_in_list, door_find, door_rows
 from scoring.services import door
+from tests.conftest import new_director, new_event
 
 SCREENSHOTS = Path(__file__).resolve().parents[4] / "build" / "screenshots"
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida")
@@ -25,16 +26,9 @@ NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida")
 class DoorTests(TestCase):
     @classmethod
     def setUpTestData(cls):
-        users = get_user_model().objects
-        cls.director = users.create_user("door-director", password="pw-door-1")
-        cls.helper = users.create_user("door-helper", password="pw-door-2")
-        cls.event = services.event_create(
-            user=cls.director,
-            name="Door Open",
-            slug="door-open",
-            date_start="2026-12-05",
-            directors=[cls.director],
-        )
+        cls.director = new_director("door-director")
+        cls.helper = get_user_model().objects.create_user("door-helper", password="pw-door-2")
+        cls.event = new_event(cls.director, name="Door Open", slug="door-open")
         cls.entries = {
             name: services.entry_add(event=cls.event, user=cls.director, name=name) for name in NAMES
         }

@@ -17,6 +17,7 @@ from scoring.door_models import FeeLine
 from scoring.exports import BOM
 from scoring.selectors.fees import fee_ledger
 from scoring.services import door, fees
+from tests.conftest import new_director, new_event
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
 
@@ -24,16 +25,9 @@ NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
 class FeeTests(TestCase):
     @classmethod
     def setUpTestData(cls):
-        users = get_user_model().objects
-        cls.director = users.create_user("fee-director", password="pw-fee-1")
-        cls.helper = users.create_user("fee-helper", password="pw-fee-2")
-        cls.event = services.event_create(
-            user=cls.director,
-            name="Fee Night",
-            slug="fee-night",
-            date_start="2026-12-05",
-            directors=[cls.director],
-        )
+        cls.director = new_director("fee-director")
+        cls.helper = get_user_model().objects.create_user("fee-helper", password="pw-fee-2")
+        cls.event = new_event(cls.director, name="Fee Night", slug="fee-night")
         door.event_door_helper_add(event=cls.event, user=cls.director, username="fee-helper")
         cls.entries = {
             name: services.entry_add(event=cls.event, user=cls.director, name=name) for name in NAMES

@@ -10,7 +10,6 @@ import io
 from pathlib import Path
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import TestCase
 from django.urls import reverse
 
@@ -19,7 +18,7 @@ from scoring import services
 from scoring.models import Event, GameSet, Seat, Table
 from scoring.prizes import Finisher, PrizeGroup, award_prizes, read_prize_table
 from scoring.selectors.prizes import prize_list
-from tests.conftest import load_json, renamed_sheet
+from tests.conftest import load_json, new_director, new_event, renamed_sheet
 
 SCREENSHOTS = Path(__file__).resolve().parents[4] / "build" / "screenshots"
 
@@ -135,14 +134,11 @@ CLUBS = {"Fay": "Liguanea", "Cy": "Liguanea", "Gus": "Liguanea"}
 class PrizeListTests(TestCase):
     @classmethod
     def setUpTestData(cls):
-        users = get_user_model().objects
-        cls.director = users.create_user("prize-director", password="pw-prize-1")
-        cls.event = services.event_create(
-            user=cls.director,
+        cls.director = new_director("prize-director")
+        cls.event = new_event(
+            cls.director,
             name="Purse Open",
             slug="purse-open",
-            date_start="2026-12-05",
-            directors=[cls.director],
             # No correction period: the round is final as it closes, and prizes are paid on final results.
             correction_minutes=0,
         )

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.contrib.auth import get_user_model
 from django.test import TestCase
 from django.urls import reverse
 from django.utils import timezone
@@ -15,6 +14,7 @@ from adjudication.models import AuditEntry
 from scoring import services
 from scoring.models import Entry, Seat
 from scoring.services import door
+from tests.conftest import new_director, new_event
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus")
 
@@ -22,14 +22,8 @@ NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus")
 class WaitlistTests(TestCase):
     @classmethod
     def setUpTestData(cls):
-        cls.director = get_user_model().objects.create_user("wait-director", password="pw-wait-1")
-        cls.event = services.event_create(
-            user=cls.director,
-            name="Full House",
-            slug="full-house",
-            date_start="2026-12-05",
-            directors=[cls.director],
-        )
+        cls.director = new_director("wait-director")
+        cls.event = new_event(cls.director, name="Full House", slug="full-house")
         door.event_check_in_set(event=cls.event, user=cls.director, on=True)
         door.event_waitlist_set(event=cls.event, user=cls.director, cap=4)
         cls.entries = {
