@@ -7,15 +7,9 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.exports import spreadsheet_text
+from scoring.exports import csv_cell
 from scoring.models import Event
 from scoring.selectors import standings_fields, standings_view
-
-
-def _csv_value(value):
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return spreadsheet_text(value)
 
 
 class Command(BaseCommand):
@@ -60,7 +54,7 @@ class Command(BaseCommand):
         writer = csv.writer(self.stdout, lineterminator="\r\n")
         writer.writerow(fields)
         for row in rows:
-            writer.writerow([_csv_value(row[name]) for name in fields])
+            writer.writerow([csv_cell(row[name]) for name in fields])
 
     def _write_british_text(self, event, rows, *, scope):
         """A British event's rows: points by place, or the round reached in a knock-out."""
