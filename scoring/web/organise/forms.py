@@ -20,7 +20,7 @@ from adjudication.engine.rules import PRESET_NAMES, ruleset_from
 
 from ...models import TIEBREAKS, Event
 from ...selectors.accounts import director_label
-from ...services import EDITABLE_EVENT_FIELDS
+from ...services import EDITABLE_EVENT_FIELDS, FROZEN_EVENT_FIELDS
 from ..forms import AlertsMixin
 
 TIEBREAK_LABELS = {
@@ -322,17 +322,11 @@ class EventForm(AlertsMixin, forms.Form):
     def service_arguments(self) -> dict[str, Any]:
         """What the service takes (event_create's keywords); frozen fields are left out of a change."""
         data = self.cleaned_data
+        # The service's editable fields but the address (blank: made from the name) and the frozen ones.
         arguments = {
             key: data[key]
-            for key in (
-                "name",
-                "date_start",
-                "date_end",
-                "venue",
-                "paper",
-                "entry_mode",
-                "correction_minutes",
-            )
+            for key in EDITABLE_EVENT_FIELDS
+            if key != "slug" and key not in FROZEN_EVENT_FIELDS
         }
         if arguments["correction_minutes"] is None:
             # Left blank: the default period (issue 21).
