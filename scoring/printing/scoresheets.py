@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 from urllib.parse import quote
 
 from django.template.loader import get_template, render_to_string
@@ -97,14 +98,25 @@ def write_pdf(html: str, *, tagged: bool = False) -> bytes:
     (WeasyPrint's `pdf_tags`): the lists people read — standings, seasons, prizes, rating lists, seating.
     Round packs stay untagged: they are printed, not read on a screen, and tags cost layout time on the
     packs `make bench` holds to its print target."""
+    with collector_paused():
+        return _document(html).write_pdf(pdf_tags=tagged)
+
+
+def _document(html: str):
+    """WeasyPrint's document of `html`, fetching only data: URLs and the app's own static files."""
     # Imported here, not at the top: loading WeasyPrint and Pango takes most of a second, which
     # every page, command and worker would otherwise pay at start-up without printing anything.
     from weasyprint import HTML
 
     from .pdf_fetcher import BASE_URL, AppFilesFetcher
 
-    with collector_paused():
-        return HTML(string=html, base_url=BASE_URL, url_fetcher=AppFilesFetcher()).write_pdf(pdf_tags=tagged)
+    return HTML(string=html, base_url=BASE_URL, url_fetcher=AppFilesFetcher())
+
+
+def _joined_pdf(documents: Sequence[Any]) -> bytes:
+    """One PDF of the pages of `documents` (each laid out with its own page size), in order."""
+    pages = [page for document in documents for page in document.pages]
+    return documents[0].copy(pages).write_pdf()
 
 
 # --- HTML (pure: plain data in, one document out) ---------------------------------------------------
@@ -212,10 +224,6 @@ def render_round_sheets_in_parts(
     """The round pack of `render_round_sheets`, laid out `part` tables at a time so a background job can
     say how far it is (`progress(done, total, step)`, tables laid out of the tables and the writing),
     then written as one PDF of every part's pages."""
-    from weasyprint import HTML
-
-    from .pdf_fetcher import BASE_URL, AppFilesFetcher
-
     if round.event.game.of_hands:
         # A game's sheets run to a second page; its packs are small (one game a table).
         progress(0, 1, "laying out the sheets")
@@ -231,11 +239,10 @@ def render_round_sheets_in_parts(
     with collector_paused():
         for start in range(0, len(sheets), part):
             html = sheets_html(sheets[start : start + part], paper=round.event.paper)
-            documents.append(HTML(string=html, base_url=BASE_URL, url_fetcher=AppFilesFetcher()).render())
+            documents.append(_document(html).render())
             progress(min(start + part, len(sheets)), total, "laying out the sheets")
         progress(len(sheets), total, "writing the PDF")
-        pages = [page for document in documents for page in document.pages]
-        data = documents[0].copy(pages).write_pdf()
+        data = _joined_pdf(documents)
     progress(total, total, "ready")
     return data
 
@@ -249,25 +256,15 @@ def render_fallback_pack(
     """What a director prints when the night goes wrong (the laptop, the network): the round's seating
     lists (by name, by table) and every table's blank sheet, in one PDF. Each document keeps its own
     page size (the lists portrait, a set's sheets landscape)."""
-    from weasyprint import HTML
-
-    from .pdf_fetcher import BASE_URL, AppFilesFetcher
-
     report = progress or (lambda done, total, step: None)
     report(0, 3, "laying out the seating lists")
     with collector_paused():
-        seating = HTML(
-            string=seating_html(printed.round_seating(round)),
-            base_url=BASE_URL,
-            url_fetcher=AppFilesFetcher(),
-        )
-        documents = [seating.render()]
+        documents = [_document(seating_html(printed.round_seating(round))).render()]
         report(1, 3, "laying out the blank sheets")
         sheets = round_pack_html(round=round, completed=False, codes=codes)
-        documents.append(HTML(string=sheets, base_url=BASE_URL, url_fetcher=AppFilesFetcher()).render())
+        documents.append(_document(sheets).render())
         report(2, 3, "writing the PDF")
-        pages = [page for document in documents for page in document.pages]
-        data = documents[0].copy(pages).write_pdf()
+        data = _joined_pdf(documents)
     report(3, 3, "ready")
     return data
 
