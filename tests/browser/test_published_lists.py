@@ -13,11 +13,12 @@ from scoring import services
 from scoring.games import JAMAICAN
 from scoring.models import Player
 from scoring.services.published import rating_list_publish
-from tests.scoring.test_published_lists import league, make_event  # noqa: F401 (two nights, final as they close)
+from tests.scoring.final_support import make_event  # noqa: F401 (final as they close)
+from tests.scoring.test_published_lists import league  # noqa: F401 (two nights)
 
 from .conftest import horizontal_overflow, log_in, screenshot, serious_violations
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.final_at_once]
 
 
 def test_publishing_a_list_and_reading_it_with_the_movement_and_the_explained_rating(

@@ -10,11 +10,12 @@ from scoring.games import JAMAICAN
 from scoring.services.ratings import rating_rule_update
 
 # The mixed series, and its nights final as they close (fixtures).
-from tests.scoring.test_rating_lists import NIGHT2, make_event, mixed  # noqa: F401
+from tests.scoring.final_support import make_event  # noqa: F401
+from tests.scoring.test_rating_lists import NIGHT2, mixed  # noqa: F401
 
 from .conftest import horizontal_overflow, screenshot, serious_violations
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.final_at_once]
 
 
 def test_a_games_rating_list_with_its_switches_and_club_filter(live_server, sized, mixed, director):  # noqa: F811

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.scoring.final_support import make_event  # noqa: F401 (for the tests marked final_at_once)
+
 
 @pytest.fixture
 def staff(django_user_model):
@@ -17,18 +19,3 @@ def staff(django_user_model):
 def stranger(django_user_model):
     """Logged in, but directs no event."""
     return django_user_model.objects.create_user("stranger", password="pw-stranger-1")
-
-
-@pytest.fixture
-def make_event(make_event, request):
-    """The shared factory; in a test marked `final_at_once`, with no correction period unless one is
-    given: nights played long ago, final as their rounds close, since ratings and seasons count final
-    results only (issue 21); a correction after that is an organiser's."""
-    if request.node.get_closest_marker("final_at_once") is None:
-        return make_event
-
-    def make(**fields):
-        fields.setdefault("correction_minutes", 0)
-        return make_event(**fields)
-
-    return make
