@@ -319,6 +319,7 @@ def player_details_set(
 def door_restore(*, event: Event, user, door: dict | None, extras: dict[str, dict]) -> None:
     """Write an archive's door part and its players' parish and consent onto a restored event, as the
     archive has them (times included), in one audit entry. `extras`: {player name: fields}."""
+    door = door or {}
     entries = {
         entry.player.name: entry for entry in Entry.objects.filter(event=event).select_related("player")
     }
@@ -333,11 +334,11 @@ def door_restore(*, event: Event, user, door: dict | None, extras: dict[str, dic
             )
     # A replaced event keeps none of its own door: what the archive lacks is off or empty.
     Event.objects.filter(pk=event.pk).update(
-        check_in=bool(door and door["check_in"]), prizes=(door or {}).get("prizes") or {}
+        check_in=bool(door.get("check_in")), prizes=door.get("prizes") or {}
     )
-    if not (door or {}).get("waitlist"):
+    if not door.get("waitlist"):
         EventWaitlist.objects.filter(event=event).delete()
-    if not (door or {}).get("fees"):
+    if not door.get("fees"):
         EventFees.objects.filter(event=event).delete()
     if door:
         for item in door["check_ins"]:
@@ -390,10 +391,10 @@ def door_restore(*, event: Event, user, door: dict | None, extras: dict[str, dic
             obj=event,
             before=None,
             after={
-                "check_ins": len(door["check_ins"]) if door else 0,
-                "waitlisted": len((door or {}).get("waitlist", {}).get("players", [])) if door else 0,
-                "fee_lines": len((door or {}).get("fees", {}).get("lines", [])) if door else 0,
-                "prizes": bool(door and door.get("prizes")),
+                "check_ins": len(door.get("check_ins", [])),
+                "waitlisted": len(door.get("waitlist", {}).get("players", [])),
+                "fee_lines": len(door.get("fees", {}).get("lines", [])),
+                "prizes": bool(door.get("prizes")),
                 "player_fields": len(extras),
             },
             reason="Restored from an event archive",
