@@ -115,6 +115,15 @@ def shared(own_redis, settings):
     shared_cache.reset_health()
 
 
+def move_clocks_past(monkeypatch, moment) -> None:
+    """The clocks the pages read (Django's `timezone.now`, `time.time`) a second past
+    `moment`; Redis keeps its own time, so what it stored is still there to be judged."""
+    shift = (moment - timezone.now()).total_seconds() + 1
+    real_now, real_time = timezone.now, time.time
+    monkeypatch.setattr(timezone, "now", lambda: real_now() + timedelta(seconds=shift))
+    monkeypatch.setattr(page_cache.time, "time", lambda: real_time() + shift)
+
+
 def warm_tasks() -> list[list]:
     """The arguments of the warms queued for the worker, oldest first."""
     rows = DBTaskResult.objects.filter(task_path="scoring.warming.warm_pages").order_by("enqueued_at")
@@ -131,6 +140,7 @@ def test_publishing_warms_every_page_and_a_player_page_then_reads_no_database_ro
     django_capture_on_commit_callbacks,
     example_sheet,
     rename_sheet,
+    monkeypatch,
 ):
     event = seated.event
     with django_capture_on_commit_callbacks(execute=True):
@@ -179,15 +189,16 @@ def test_publishing_warms_every_page_and_a_player_page_then_reads_no_database_ro
     assert page.status_code == 200 and "Deal by deal: total" in text(page)
 
     # A page kept before a round becomes final is not served after that moment (no save moves a stamp
-    # then): its ETag counts the rounds become final, and its words change.
-    moment = timezone.now() + timedelta(seconds=1)
+    # then): its ETag counts the rounds become final, and its words change. The moment is a minute away
+    # and the clocks are then moved past it, so a slow machine cannot cross it between the two reads.
+    moment = timezone.now() + timedelta(minutes=1)
     Event.objects.filter(pk=event.pk).update(final_times=[moment.isoformat()])
     page_cache.pages_moved(event.pk)
     before = client.get(url("player", event, entry_id=ann.pk))
     renders = page_cache.rush_renders()
     with django_assert_num_queries(0):
         assert client.get(url("player", event, entry_id=ann.pk))["ETag"] == before["ETag"]
-    time.sleep(max(0.0, (moment - timezone.now()).total_seconds()) + 0.05)
+    move_clocks_past(monkeypatch, moment)
     after = client.get(url("player", event, entry_id=ann.pk))
     assert page_cache.rush_renders() == renders + 1
     assert after.status_code == 200 and after["ETag"] != before["ETag"]
