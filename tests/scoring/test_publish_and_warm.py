@@ -108,7 +108,8 @@ def shared(own_redis, settings):
     """Pages kept in a Redis of the test's own, served first by the shared page cache, as in venue mode."""
     _, address = own_redis
     settings.CACHES = shared_cache.shared_caches(address)
-    settings.MIDDLEWARE = [MIDDLEWARE, *settings.MIDDLEWARE]
+    if MIDDLEWARE not in settings.MIDDLEWARE:  # REDIS_URL puts it first already
+        settings.MIDDLEWARE = [MIDDLEWARE, *settings.MIDDLEWARE]
     shared_cache.reset_health()
     yield
     page_cache.forget_owed_moves()
