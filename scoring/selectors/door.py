@@ -113,10 +113,23 @@ def check_in_list(event: Event, rows: list[DoorRow] | None = None) -> CheckInLis
 def public_names(event: Event) -> dict[int, str]:
     """{entry id: "Player <entry number>"} for the players who do not consent to appear by name on
     public lists (issue 26, item 5). One query; empty when everyone consents."""
+    return public_names_of([event])
+
+
+def public_names_of(events: list[Event]) -> dict[int, str]:
+    """`public_names` of several events at once (each entry numbered in its own event). One query."""
     rows = (
-        Entry.objects.filter(event=event).order_by("pk").values_list("pk", "player__details__consent_public")
+        Entry.objects.filter(event__in=events)
+        .order_by("event_id", "pk")
+        .values_list("event_id", "pk", "player__details__consent_public")
     )
-    return {pk: f"Player {number}" for number, (pk, consent) in enumerate(rows, start=1) if consent is False}
+    names: dict[int, str] = {}
+    numbers: dict[int, int] = {}
+    for event_id, pk, consent in rows:
+        numbers[event_id] = numbers.get(event_id, 0) + 1
+        if consent is False:
+            names[pk] = f"Player {numbers[event_id]}"
+    return names
 
 
 def masked_rows(rows: list[dict], names: dict[int, str], *, key: str = "player") -> list[dict]:

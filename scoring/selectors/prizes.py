@@ -94,11 +94,7 @@ def prize_list(event: Event, *, public: bool = True) -> PrizeList:
     decimals = table.get("decimals", 2)
     view = standings_view(event, with_ids=True, final_only=True)
     now = timezone.now()
-    waiting = [
-        f"round {row.number} results {row.finality(now)}"
-        for row in view.scope.rounds
-        if row.closed and not row.is_final(now)
-    ]
+    waiting = view.scope.not_final_words(now)
     rows = masked_rows(view.rows, public_names(event)) if public else view.rows
     finishers = [Finisher(row["entry_id"], row["player"], row["place"]) for row in rows]
     groups = prize_groups(table, entry_fields(event)) if table else []
@@ -122,7 +118,7 @@ def prize_list(event: Event, *, public: bool = True) -> PrizeList:
         event=event,
         currency=table.get("currency", ""),
         basis=f"Final results after round {view.scope.after_round}" if view.scope.after_round else "",
-        final=not view.scope.open_rounds and not waiting and view.scope.after_round is not None,
+        final=view.scope.all_final(now),
         waiting=waiting,
         multiple=bool(table.get("multiple")),
         groups=listed,

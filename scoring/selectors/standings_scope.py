@@ -199,6 +199,21 @@ class StandingsScope:
         rounds = self.counted_closed_rounds()
         return bool(rounds) and all(row.is_final(now) for row in rounds)
 
+    def not_final_words(self, now: datetime | None = None) -> list[str]:
+        """'round 2 results provisional until 21:30' for each closed round not final yet."""
+        now = now or timezone.now()
+        return [
+            f"round {row.number} results {row.finality(now)}"
+            for row in self.rounds
+            if row.closed and not row.is_final(now)
+        ]
+
+    def all_final(self, now: datetime | None = None) -> bool:
+        """Every seated round closed and final, one at least: the event's results are final (what a
+        prize list pays on and a qualifier series' leg counts)."""
+        now = now or timezone.now()
+        return bool(self.rounds) and all(row.is_final(now) for row in self.rounds)
+
     def notes(self) -> list[str]:
         """The progress and the corrections, in that order (`results_words` says whether the results
         are final: every surface prints it beside these)."""
