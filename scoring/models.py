@@ -573,6 +573,15 @@ class Season(models.Model):
     best_of = models.PositiveSmallIntegerField(null=True, blank=True)
     points = models.JSONField(default=list, blank=True)
     events = models.ManyToManyField(Event, blank=True, related_name="seasons")
+    # A qualifier series (issue 25; docs/RULES.md "Qualifier series"): the season's events are its legs,
+    # each sending its best `qualify_per_leg` to `final`, an event of its own; then the series standings'
+    # best `qualify_from_standings`. `qualifier_lots` keeps each lot drawn for a place shared at a cut.
+    final = models.ForeignKey(
+        Event, null=True, blank=True, on_delete=models.SET_NULL, related_name="final_of_seasons"
+    )
+    qualify_per_leg = models.PositiveSmallIntegerField(default=0)
+    qualify_from_standings = models.PositiveSmallIntegerField(default=0)
+    qualifier_lots = models.JSONField(default=list, blank=True)
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -586,6 +595,11 @@ class Season(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def is_series(self) -> bool:
+        """A final is set: the season's events are legs qualifying players for it."""
+        return self.final_id is not None
 
     def clean(self) -> None:
         problem = points_problem(self.points)

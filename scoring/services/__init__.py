@@ -11,7 +11,8 @@ changed what and when), validates with `full_clean()` and writes one audit entry
   hands), `sets` (one `set_verify`: verify, or end a game still running; reopen), `closing` (a round
   closes with its last verified table), `imports` (a CSV of players, a whole sheet),
   `players` (the admin's add, rename, delete; merging two records of one person), `accounts` (the
-  admin's account changes, staff above all), `seasons`, `ratings` (the stored rating lists, computed
+  admin's account changes, staff above all), `seasons`, `series` (a qualifier series' lots and
+  its final's entries), `ratings` (the stored rating lists, computed
   again when the results change), `jobs` (background jobs: recorded, run by the worker, pruned)
 
 Callers import from the package (`from scoring import services; services.deal_record(...)`); modules
@@ -47,6 +48,7 @@ from .rounds import (
     seat_substitute,
 )
 from .seasons import SEASON_FIELDS, season_create, season_update
+from .series import FinalEntries, final_entries_create, series_lots_draw, series_read
 from .sets import set_reopen, set_totals_readd, set_verify
 
 __all__ = [
@@ -57,6 +59,7 @@ __all__ = [
     "DealDeletion",
     "DealOutcome",
     "DrawRecord",
+    "FinalEntries",
     "ManualTable",
     "OpenRoundsNotConfirmed",
     "RejectedRow",
@@ -74,6 +77,7 @@ __all__ = [
     "event_create",
     "event_delete",
     "event_update",
+    "final_entries_create",
     "grant_organiser",
     "player_add",
     "player_delete",
@@ -92,6 +96,8 @@ __all__ = [
     "season_create",
     "season_update",
     "seat_substitute",
+    "series_lots_draw",
+    "series_read",
     "set_reopen",
     "set_totals_readd",
     "set_verify",

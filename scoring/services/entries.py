@@ -101,7 +101,7 @@ def new_entry(*, event: Event, name: str, club: str, membership_id: str, first_r
     return entry
 
 
-def _entry_data(entry: Entry) -> dict[str, Any]:
+def entry_data(entry: Entry) -> dict[str, Any]:
     player = entry.player
     return {
         "name": player.name,
@@ -159,7 +159,7 @@ def entry_add(
         user=user,
         obj=entry,
         before=None,
-        after=_entry_data(entry),
+        after=entry_data(entry),
     )
     waitlist_if_full(entry, user)
     touch_results(event.pk)

@@ -22,7 +22,7 @@ from ..models import Event, Season
 from .authority import require_every_event
 from .guards import check_version
 
-SEASON_FIELDS = ("name", "slug", "best_of", "points")
+SEASON_FIELDS = ("name", "slug", "best_of", "points", "final", "qualify_per_leg", "qualify_from_standings")
 
 
 def _season_data(season: Season, events: Iterable[Event]) -> dict[str, Any]:
@@ -32,7 +32,29 @@ def _season_data(season: Season, events: Iterable[Event]) -> dict[str, Any]:
         "best_of": season.best_of,
         "points": season.points,
         "events": sorted(event.slug for event in events),
+        "final": season.final.slug if season.final else None,
+        "qualify_per_leg": season.qualify_per_leg,
+        "qualify_from_standings": season.qualify_from_standings,
     }
+
+
+def _check_series(season: Season, events: list[Event]) -> None:
+    """A series' final is an event of its own: one of the season's events would count in the series
+    standings the final's places are drawn from, and would be a leg of its own final."""
+    if season.final is not None and season.final.pk in {event.pk for event in events}:
+        raise field_errors(
+            {
+                "final": f"{season.final.name} is one of the season's events: the final is an event of "
+                "its own, not a leg (take it out of the season's events, or choose another final)."
+            }
+        )
+    if (season.qualify_per_leg or season.qualify_from_standings) and season.final is None:
+        raise field_errors({"final": "Choose the final the qualifiers go through to."})
+
+
+def _touched(season: Season, events: list[Event]) -> list[Event]:
+    """The events a change of the season touches: its events and its final."""
+    return [*events, *([season.final] if season.final else [])]
 
 
 @transaction.atomic
@@ -44,19 +66,28 @@ def season_create(
     best_of: int | None = None,
     points: Sequence[float] | None = None,
     events: Iterable[Event] = (),
+    final: Event | None = None,
+    qualify_per_leg: int = 0,
+    qualify_from_standings: int = 0,
     reason: str = "",
 ) -> Season:
-    """A new season of `events`; the slug defaults to the slugified name. Raises ValidationError, or
-    PermissionDenied when `user` does not direct every one of `events`."""
+    """A new season of `events`; the slug defaults to the slugified name. A qualifier series names its
+    `final` (an event outside `events`) and how many go through from each leg and from the series
+    standings. Raises ValidationError, or PermissionDenied when `user` does not direct every one of
+    `events` and the final."""
     events = list(events)
-    require_every_event(user, events, what="start a season of these events")
     season = Season(
         name=name.strip(),
         slug=slug or slugify(name)[:100],
         best_of=best_of,
         # Anything but a list or tuple is left for the model's check to name.
         points=list(points) if isinstance(points, list | tuple) else ([] if points is None else points),
+        final=final,
+        qualify_per_leg=qualify_per_leg or 0,
+        qualify_from_standings=qualify_from_standings or 0,
     )
+    require_every_event(user, _touched(season, events), what="start a season of these events")
+    _check_series(season, events)
     season.full_clean()
     season.save()
     season.events.set(events)
@@ -92,13 +123,15 @@ def season_update(
     check_version(season, expected_version, what=f"the season {season.name!r}")
     current = list(season.events.all())
     wanted = list(events) if events is not None else current
-    require_every_event(user, [*current, *wanted], what=f"change the season {season.name!r}")
+    was = _touched(season, current)
     before = _season_data(season, current)
     for key, value in changes.items():
         setattr(season, key, value)
+    require_every_event(user, [*was, *_touched(season, wanted)], what=f"change the season {season.name!r}")
     after = _season_data(season, wanted)
     if after == before:
         return season
+    _check_series(season, wanted)
     season.version += 1
     season.full_clean()
     season.save()

@@ -156,9 +156,8 @@ def test_a_correction_after_final_needs_an_organiser_and_is_shown(
 # --- every surface, every game ---------------------------------------------------------------------
 
 
-def british_night(make_event, director, preset: str, **fields):
+def british_night(make_event, director, preset: str, *, names=("Ann", "Bob", "Cy"), **fields):
     event = make_event(ruleset_preset=preset, format=Event.Format.PLACEMENT, **fields)
-    names = ("Ann", "Bob", "Cy")
     for name in names:
         services.entry_add(event=event, user=director, name=name)
     rnd = services.round_create(event=event, user=director)

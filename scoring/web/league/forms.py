@@ -43,6 +43,11 @@ def read_points(text: str) -> list[float]:
     return points
 
 
+def count_field(label: str, help_text: str) -> forms.IntegerField:
+    """A number of players from 0 (empty: 0)."""
+    return forms.IntegerField(required=False, min_value=0, max_value=1000, label=label, help_text=help_text)
+
+
 class SeasonForm(VersionedForm):
     """A season's settings and its events (a new season has no version yet)."""
 
@@ -63,6 +68,22 @@ class SeasonForm(VersionedForm):
         required=False,
         widget=forms.CheckboxSelectMultiple,
     )
+    final = forms.ModelChoiceField(
+        queryset=Event.objects.order_by("-date_start", "name"),
+        required=False,
+        label="The series' final",
+        help_text="A qualifier series: the event the season's events (its legs) qualify players for. "
+        "Not one of the season's events. Empty: a season without a final.",
+    )
+    qualify_per_leg = count_field(
+        "Qualifiers per leg",
+        "How many go through from each leg, by its final standings; a player through already is passed "
+        "over and the next takes the place.",
+    )
+    qualify_from_standings = count_field(
+        "Qualifiers from the series standings",
+        "How many more go through from the season's standings once every leg is final.",
+    )
     reason = forms.CharField(required=False, max_length=500, help_text="Kept in the log with the change.")
 
     def __init__(self, *args, season: Season | None = None, **kwargs) -> None:
@@ -76,6 +97,9 @@ class SeasonForm(VersionedForm):
                     "best_of": season.best_of,
                     "points": ", ".join(f"{value:g}" for value in season.points),
                     "events": list(season.events.all()),
+                    "final": season.final,
+                    "qualify_per_leg": season.qualify_per_leg,
+                    "qualify_from_standings": season.qualify_from_standings,
                 },
             )
         super().__init__(*args, **kwargs)
@@ -84,6 +108,12 @@ class SeasonForm(VersionedForm):
 
     def clean_points(self) -> list[float]:
         return read_points(self.cleaned_data.get("points") or "")
+
+    def clean_qualify_per_leg(self) -> int:
+        return self.cleaned_data.get("qualify_per_leg") or 0
+
+    def clean_qualify_from_standings(self) -> int:
+        return self.cleaned_data.get("qualify_from_standings") or 0
 
     def service_arguments(self) -> dict[str, Any]:
         data = self.cleaned_data
@@ -170,3 +200,9 @@ class PublishForm(AlertsMixin, forms.Form):
     note = forms.CharField(
         required=False, max_length=500, help_text="Shown with the list and kept in the log."
     )
+
+
+class SeriesForm(AlertsMixin, forms.Form):
+    """Enter the qualifiers in the final, or draw the lots a cut waits for: a reason for the log."""
+
+    reason = forms.CharField(required=False, max_length=500, help_text="Kept in the log.")

@@ -28,7 +28,7 @@ from .tables import SeasonTable
 
 
 def season_for(slug: str) -> Season:
-    return get_object_or_404(Season, slug=slug)
+    return get_object_or_404(Season.objects.select_related("final"), slug=slug)
 
 
 @require_safe

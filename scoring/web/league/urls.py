@@ -17,11 +17,14 @@ scoring:season              seasons/<slug>/                   standings, events,
 scoring:season_ratings      seasons/<slug>/ratings/           the season's events alone, CSV/XLSX export
 scoring:season_pdf          seasons/<slug>/standings.pdf
 scoring:season_edit         seasons/<slug>/edit/              (staff)
+scoring:season_series       seasons/<slug>/series/            legs, qualifiers, the final's field
+scoring:season_series_lots  seasons/<slug>/series/lots/       POST: draw the lots a cut waits for
+scoring:season_series_final seasons/<slug>/series/final/      POST: enter the qualifiers in the final
 """
 
 from django.urls import path
 
-from . import log, published, ratings, seasons
+from . import log, published, ratings, seasons, series
 
 urlpatterns: list = [
     path("ratings/", ratings.ratings, name="ratings"),
@@ -41,4 +44,7 @@ urlpatterns: list = [
     path("seasons/<slug:slug>/ratings/", seasons.season_ratings, name="season_ratings"),
     path("seasons/<slug:slug>/standings.pdf", seasons.season_pdf, name="season_pdf"),
     path("seasons/<slug:slug>/edit/", seasons.season_edit, name="season_edit"),
+    path("seasons/<slug:slug>/series/", series.series_page, name="season_series"),
+    path("seasons/<slug:slug>/series/lots/", series.series_lots, name="season_series_lots"),
+    path("seasons/<slug:slug>/series/final/", series.series_final_entries, name="season_series_final"),
 ]
