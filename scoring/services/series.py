@@ -41,7 +41,7 @@ def series_read(season: Season) -> Series:
 
 
 def _locked(season: Season, user, *, what: str) -> Season:
-    season = Season.objects.select_for_update().select_related("final").get(pk=season.pk)
+    season = Season.objects.select_for_update(of=("self",)).select_related("final").get(pk=season.pk)
     events = list(season.events.all())
     require_every_event(user, [*events, *([season.final] if season.final else [])], what=what)
     return season

@@ -218,3 +218,25 @@ def test_the_series_page_reads_in_a_fixed_number_of_queries(client, season, djan
     # each leg's scope (3); the legs' entries, the final's, the public names.
     with django_assert_num_queries(11):
         assert client.get(url).status_code == 200
+
+
+def test_the_organiser_sets_the_series_on_the_seasons_form(client, season, director):
+    services.grant_organiser(director)
+    client.force_login(director)
+    url = reverse("scoring:season_edit", kwargs={"slug": season.slug})
+    page = text_of(client.get(url))
+    assert "Qualifiers per leg" in page and "Qualifiers from the series standings" in page
+    posted = {
+        "version": season.version, "name": season.name, "slug": season.slug, "points": "",
+        "events": list(season.events.values_list("pk", flat=True)), "final": season.final.pk,
+        "qualify_per_leg": "3", "qualify_from_standings": "", "reason": "three a leg",
+    }  # fmt: skip
+    assert client.post(url, posted).status_code == 302
+    season.refresh_from_db()
+    assert (season.qualify_per_leg, season.qualify_from_standings) == (3, 0)
+    logged = AuditEntry.objects.filter(action="kalooki.season.changed").latest("pk")
+    assert logged.before == {"qualify_per_leg": 2, "qualify_from_standings": 1}
+    assert logged.after == {"qualify_per_leg": 3, "qualify_from_standings": 0}
+    # The final among the legs is refused on the form, beside its field.
+    refused = client.post(url, {**posted, "final": posted["events"][0], "version": season.version})
+    assert refused.status_code == 400 and "is one of the season&#x27;s events" in refused.content.decode()
