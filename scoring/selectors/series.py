@@ -6,8 +6,8 @@ A leg counts from its **final** results only — every round seated in it closed
 period, as seasons, ratings and prize lists count them (`StandingsScope.all_final`) — with each player's
 place from the event's own standings, whatever its game (`scoring.selectors.ratings.event_places`, the
 places a season gives points for). Who goes through is `scoring.qualifiers`. A fixed number of queries
-for a season of L legs: 6 + L (each leg's scope), and the places of the final legs the cache does not
-hold (`event_places`).
+for a season of L legs, whatever their fields: 4 + L (the legs, each leg's scope, the legs' entries, the
+final's, the public names), and the places of the final legs the cache does not hold (`event_places`).
 """
 
 from __future__ import annotations

@@ -31,32 +31,36 @@ def british_leg(director, **fields):
     return british_night(maker, director, "british", names=("Gus", "Hal", "Ivy"), **fields)[0]
 
 
-@pytest.fixture(scope="module")
-def world_once(django_db_setup, django_db_blocker):
+def series_world() -> int:
     """Leg 1 (final): Ann 1, Bob 2, Cy 3, Dee 4. Leg 2 (final): Ann 1, Cy 2, Eve and Fay share 3rd.
     Leg 3, British, provisional for 30 minutes. The final is an event of its own; two go through a leg,
-    one more from the series standings."""
-    with kept_for_the_module(django_db_blocker):
-        director = new_director()
-        legs = []
-        for number, scores in enumerate(
-            [{"Ann": 10, "Bob": 20, "Cy": 30, "Dee": 40}, {"Ann": 10, "Cy": 20, "Eve": 30, "Fay": 30}],
-            start=1,
-        ):
-            leg = new_event(
-                director, name=f"Leg {number}", slug=f"leg-{number}", date_start=date(2026, 3, number),
-                correction_minutes=0,
-            )  # fmt: skip
-            rnd = services.round_create(event=leg, user=director)
-            played_deals(seated_table(rnd, list(scores), director), nine(scores))
-            legs.append(leg)
-        legs.append(british_leg(director, name="Leg 3", slug="leg-3", date_start=date(2026, 3, 3)))
-        final = new_event(director, name="Grand Final", slug="grand-final", date_start=date(2026, 4, 1))
-        season = services.season_create(
-            user=director, name="Winter Series", slug="winter", events=legs, final=final,
-            qualify_per_leg=2, qualify_from_standings=1,
+    one more from the series standings. Returns the season's id."""
+    director = new_director()
+    legs = []
+    for number, scores in enumerate(
+        [{"Ann": 10, "Bob": 20, "Cy": 30, "Dee": 40}, {"Ann": 10, "Cy": 20, "Eve": 30, "Fay": 30}], start=1
+    ):
+        leg = new_event(
+            director, name=f"Leg {number}", slug=f"leg-{number}", date_start=date(2026, 3, number),
+            correction_minutes=0,
         )  # fmt: skip
-        yield season.pk
+        rnd = services.round_create(event=leg, user=director)
+        played_deals(seated_table(rnd, list(scores), director), nine(scores))
+        legs.append(leg)
+    legs.append(british_leg(director, name="Leg 3", slug="leg-3", date_start=date(2026, 3, 3)))
+    final = new_event(director, name="Grand Final", slug="grand-final", date_start=date(2026, 4, 1))
+    season = services.season_create(
+        user=director, name="Winter Series", slug="winter", events=legs, final=final,
+        qualify_per_leg=2, qualify_from_standings=1,
+    )  # fmt: skip
+    return season.pk
+
+
+@pytest.fixture(scope="module")
+def world_once(django_db_setup, django_db_blocker):
+    """The series of `series_world`, once for the module."""
+    with kept_for_the_module(django_db_blocker):
+        yield series_world()
 
 
 @pytest.fixture
