@@ -17,7 +17,19 @@ import scoring.qualifiers
 from adjudication.models import AuditEntry
 from scoring import services
 from scoring.models import Entry, Event, PlayerDetails, Season
-from scoring.qualifiers import DECIDED, LOT, NOT_FINAL, WAITING, lot_order
+from scoring.qualifiers import (
+    DECIDED,
+    LOT,
+    NOT_FINAL,
+    STANDINGS,
+    WAITING,
+    Placed,
+    Source,
+    Through,
+    draw_lot,
+    lot_order,
+    qualify_series,
+)
 from scoring.selectors.standings import event_standings
 from tests.conftest import kept_for_the_module, new_director, new_event, nine, played_deals, seated_table
 from tests.scoring.test_final_results import british_night, clock  # noqa: F401  (clock: the fixture)
@@ -83,6 +95,34 @@ def names(items) -> list[str]:
 
 def test_the_rules_worked_examples_hold():
     assert doctest.testmod(scoring.qualifiers).failed == 0
+
+
+def test_a_leg_waits_for_the_legs_before_it_and_the_standings_for_every_leg():
+    leg = (Placed("ann", 1, False), Placed("bob", 2, False), Placed("cy", 3, False))
+    table = (Placed("ann", 1, False), Placed("cy", 2, True), Placed("dee", 2, True), Placed("bob", 4, False))
+    pending = qualify_series(
+        [Source("l1", False, leg), Source("l2", True, leg)],
+        per_leg=1, standings=Source(STANDINGS, True, table), from_standings=1, lots=[],
+    )  # fmt: skip
+    assert [item.status for item in pending.legs] == [NOT_FINAL, WAITING] and pending.through == ()
+    assert pending.standings.status == WAITING
+    # Both legs final: Ann from the first, Bob (Ann passed over) from the second; the standings' place
+    # is shared by Cy and Dee at the cut, so it waits for a lot, which then decides it.
+    tied = qualify_series(
+        [Source("l1", True, leg), Source("l2", True, leg)],
+        per_leg=1, standings=Source(STANDINGS, True, table), from_standings=1, lots=[],
+    )  # fmt: skip
+    assert [(key, item.person) for key, item in tied.through] == [("l1", "ann"), ("l2", "bob")]
+    assert tied.standings.status == LOT and tied.ties[0].tied == ("cy", "dee") and not tied.complete
+    lot = draw_lot(tied.ties[0], seed=3)
+    decided = qualify_series(
+        [Source("l1", True, leg), Source("l2", True, leg)],
+        per_leg=1, standings=Source(STANDINGS, True, table), from_standings=1, lots=[lot],
+    )  # fmt: skip
+    assert decided.complete and decided.through[-1] == (
+        STANDINGS,
+        Through(Placed(lot.order[0], 2, True), True),
+    )
 
 
 def test_a_player_through_from_an_earlier_leg_is_passed_over_and_the_next_takes_the_place(season):
