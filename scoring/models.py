@@ -10,14 +10,14 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
-from django.core.validators import MaxValueValidator, MinValueValidator
+from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
 
 from adjudication.engine.rules import AnyRuleSet, InvalidRuleSet, ruleset_from
 
-from .games import GAMES, JAMAICAN, Game, family_of_preset, game_of_family
+from .games import Game, family_of_preset, game_of_family
 from .names import name_key
 
 # Tie-break keys (SCORESHEET.md "Standings as data"): key -> True when a lower value is better.
@@ -607,76 +607,6 @@ class Season(models.Model):
             raise ValidationError({"points": problem})
 
 
-class RatingList(models.Model):
-    """The last computation of one game's ratings (`game`: a family, each game its own list) over every
-    event (`season` empty) or one season's events.
-
-    Ratings are computed from the stored results, never updated in place: `fingerprint` says which
-    results (each event's results stamp, the players' names and membership ids, the season's settings)
-    the computation read, and a computation whose fingerprint is out of date is done again from the
-    start. `season_table` holds the season's standings from the same read (rows as dicts)."""
-
-    scope = models.CharField(max_length=40, unique=True)
-    season = models.ForeignKey(
-        Season, on_delete=models.CASCADE, null=True, blank=True, related_name="rating_lists"
-    )
-    game = models.CharField(max_length=20, default=JAMAICAN.family)
-    fingerprint = models.CharField(max_length=64)
-    computed_at = models.DateTimeField()
-    seconds = models.FloatField(default=0)
-    sets = models.PositiveIntegerField(default=0)
-    players = models.PositiveIntegerField(default=0)
-    season_table = models.JSONField(default=list, blank=True)
-
-    def __str__(self) -> str:
-        return f"Ratings ({self.scope}) computed {self.computed_at:%Y-%m-%d %H:%M}"
-
-
-class PlayerRating(models.Model):
-    """One person's rating in a computation. `identity` is who they are across events (membership id,
-    else exact name); `player` the record of their latest rated set. `history` is their rating after
-    each rated set, packed (`scoring.selectors.ratings.pack_history`: set id, rank, players at the
-    table, μ, σ; a long federation's histories written as JSON took longer than rating them);
-    `places` their place in each event of the computation ([event id, entry id, place, shared, ranked]);
-    `last_played` the day of their last rated set's event."""
-
-    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="rows")
-    identity = models.CharField(max_length=200)
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    position = models.PositiveIntegerField()
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    ordinal = models.FloatField()
-    sets = models.PositiveIntegerField()
-    events = models.PositiveIntegerField()
-    history = models.BinaryField(default=bytes)
-    places = models.JSONField(default=list)
-    last_played = models.DateField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["rating_list", "position"]
-        constraints = [
-            models.UniqueConstraint(fields=["rating_list", "identity"], name="rating_identity_once"),
-            models.UniqueConstraint(fields=["rating_list", "position"], name="rating_position_once"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.identity}: {self.ordinal:.2f}"
-
-
-class RatingRule(models.Model):
-    """Whom a game's rating list ranks (changed by organisers, audited): players with at least `min_sets`
-    rated sets (fewer: provisional) whose last rated set is less than `inactive_months` old (active)."""
-
-    game = models.CharField(max_length=20, unique=True, choices=[(g.family, g.title) for g in GAMES.values()])
-    min_sets = models.PositiveSmallIntegerField(default=5, validators=[MinValueValidator(1)])
-    inactive_months = models.PositiveSmallIntegerField(default=12, validators=[MinValueValidator(1)])
-    version = models.PositiveIntegerField(default=1)
-
-    def __str__(self) -> str:
-        return f"{game_of_family(self.game).title} list: {self.min_sets} sets, {self.inactive_months} months"
-
-
 class BackgroundJob(models.Model):
     """Long work a director started that a worker (`manage.py db_worker`) does: a round pack, a big
     standings PDF, a big player import (`scoring.background` says what is big). The task's own row
@@ -808,7 +738,13 @@ class SelfEntryDeal(models.Model):
         return bool(self.confirmed_device) and self.confirmed_device == self.entered_device
 
 
-# Published rating lists and the door's fees (issue 26) live in their own modules; imported here so
-# they belong to this app.
+# Rating lists (computed and published) and the door's fees (issue 26) live in their own modules;
+# imported here so they belong to this app.
 from .door_models import EventFees, EventWaitlist, FeeLine, PlayerDetails  # noqa: E402, F401
-from .published_models import PublishedList, PublishedRating  # noqa: E402, F401
+from .rating_models import (  # noqa: E402, F401
+    PlayerRating,
+    PublishedList,
+    PublishedRating,
+    RatingList,
+    RatingRule,
+)

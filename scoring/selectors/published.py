@@ -1,7 +1,7 @@
 """What the published rating lists show: each game's published lists, one list's rows as published, and
 every live row's movement since the game's latest published list (rating and place, up or down).
 
-A published list is read as it was stored (`scoring.published_models`): nothing here looks at the
+A published list is read as it was stored (`scoring.rating_models`): nothing here looks at the
 results. Movement compares people by identity (membership id, else exact name): the live list's place
 and rating against the published one's, on the same kind of list (the official list's places when the
 official list is shown, else the whole list's). A fixed number of queries each.
