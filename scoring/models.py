@@ -84,6 +84,8 @@ class Event(models.Model):
     # A table with one phone (issue 23): a deal entered and confirmed on the same device waits for the
     # director, marked, instead of being refused; the two seat codes are still needed.
     self_entry_one_phone = models.BooleanField(default=False)
+    # Issue 23: a set the table entered is verified only with a photo of its signed sheet kept.
+    sheet_photo_required = models.BooleanField(default=False)
     directors = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="directed_events")
     # The door (issue 26): seat only players checked in (off for events made before it), and the
     # helpers who may check players in and nothing else.
@@ -738,9 +740,10 @@ class SelfEntryDeal(models.Model):
         return bool(self.confirmed_device) and self.confirmed_device == self.entered_device
 
 
-# Rating lists (computed and published) and the door's fees (issue 26) live in their own modules;
-# imported here so they belong to this app.
+# Rating lists (computed and published), the door's fees (issue 26) and the photos of signed sheets
+# (issue 23) live in their own modules; imported here so they belong to this app.
 from .door_models import EventFees, EventWaitlist, FeeLine, PlayerDetails  # noqa: E402, F401
+from .evidence_models import SheetPhoto  # noqa: E402, F401
 from .rating_models import (  # noqa: E402, F401
     PlayerRating,
     PublishedList,

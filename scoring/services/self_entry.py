@@ -30,11 +30,12 @@ from adjudication.audit import acting_user, audit_record
 from ..deal_input import MAX_TEXT
 from ..errors import field_errors
 from ..games import game_of
-from ..models import Event, GameSet, SelfEntryDeal, Table, TableKey
+from ..models import Event, GameSet, SelfEntryDeal, SheetPhoto, Table, TableKey
 from ..selectors.self_entry import same_deal
 from ..self_entry_codes import new_selector, seat_code_matches, secret_for, secret_hash
 from ..sheets import deal_as_data, deal_in_place, deals_of, findings_with_deal, seats_of
 from .deals import deal_record
+from .evidence import Upload, photo_store
 from .guards import check_version, locked_set
 
 OPEN = (SelfEntryDeal.Status.WAITING, SelfEntryDeal.Status.QUEUED)
@@ -129,30 +130,47 @@ def table_key_regenerate(*, table: Table, user, reason: str = "") -> TableKey:
 
 @transaction.atomic
 def self_entry_mode_set(
-    *, event: Event, user, mode: str, expected_version: int | None = None, one_phone: bool | None = None
+    *,
+    event: Event,
+    user,
+    mode: str,
+    expected_version: int | None = None,
+    one_phone: bool | None = None,
+    photo_required: bool | None = None,
 ) -> Event:
     """Off, record clean confirmed deals at once, or every deal waits for the director; with
     `one_phone`, whether a table with one phone may confirm on the device that entered (then the deal
-    waits for the director, marked)."""
+    waits for the director, marked); with `photo_required`, whether a set the table entered is
+    verified only once a photo of its signed sheet is kept (issue 23)."""
     event = Event.objects.select_for_update().get(pk=event.pk)
     check_version(event, expected_version, what=f"the event {event.name}")
     if mode not in Event.SelfEntry.values:
         raise field_errors({"mode": f"choose one of {', '.join(Event.SelfEntry.values)}"})
-    before = {"self_entry": event.self_entry, "one_phone": event.self_entry_one_phone}
+    before = _mode_data(event)
     event.self_entry = mode
     if one_phone is not None:
         event.self_entry_one_phone = bool(one_phone)
+    if photo_required is not None:
+        event.sheet_photo_required = bool(photo_required)
     event.version += 1
-    event.save(update_fields=["self_entry", "self_entry_one_phone", "version"])
+    event.save(update_fields=["self_entry", "self_entry_one_phone", "sheet_photo_required", "version"])
     audit_record(
         event=event,
         action="kalooki.event.self_entry",
         user=user,
         obj=event,
         before=before,
-        after={"self_entry": mode, "one_phone": event.self_entry_one_phone},
+        after=_mode_data(event),
     )
     return event
+
+
+def _mode_data(event: Event) -> dict[str, Any]:
+    return {
+        "self_entry": event.self_entry,
+        "one_phone": event.self_entry_one_phone,
+        "photo_required": event.sheet_photo_required,
+    }
 
 
 # --- the table's phone ---------------------------------------------------------------------------
@@ -351,6 +369,17 @@ def self_entry_submit(
     _audit(entry, "entered", before=None, after={**_state(entry), "by": name, "data": entry.data})
     _audit_closed(entry)
     return entry, True
+
+
+@transaction.atomic
+def self_entry_photo(*, key: TableKey, seat: Any, seat_code: Any, upload: Upload | None) -> SheetPhoto:
+    """A phone at the table photographs the signed sheet (issue 23): the seat proven by its code, the
+    photo kept with the set for the director (`evidence.photo_store`: checked, downscaled, no EXIF).
+    Taken while the table's page accepts entries — the last deal recorded included — not once the set
+    is verified or the key retired."""
+    game_set = _open_set(key)
+    position, name = _proven(key, game_set, seat, seat_code)
+    return photo_store(game_set=game_set, upload=upload, by=f"seat {position} ({name})")
 
 
 def _waiting(entry: SelfEntryDeal, game_set: GameSet, expected_version: int | None) -> SelfEntryDeal:

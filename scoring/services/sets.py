@@ -13,6 +13,7 @@ from adjudication.engine.findings import format_finding
 from ..errors import field_errors
 from ..games import game_of
 from ..models import GameSet
+from ..selectors.evidence import photo_missing
 from ..sheets import deals_of, findings_for_set, seats_of, sheet_from_rows
 from .authority import is_organiser
 from .closing import (
@@ -40,12 +41,18 @@ def set_verify(
     still in placed by lower total, BV8). That, and any error finding, needs a written
     `override_reason` (the signed paper sheet is authoritative; the reason is recorded and shown
     publicly). Warnings must be acknowledged (`acknowledge_warnings=True`); they are stored with the set.
+    An event that keeps the signed sheet of every self-entered set refuses one with no photo of it
+    (`selectors.evidence.photo_missing`), override or not.
     """
     game_set = locked_set(game_set)
     what = describe_set(game_set)
     check_version(game_set, expected_version, what=what)
     if game_set.is_verified:
         raise ValidationError(f"{sentence(what)} is already verified.")
+    missing = photo_missing(game_set)
+    if missing:
+        # Issue 23: the event keeps the signed sheet of every set entered at the table.
+        raise ValidationError(missing, code="photo")
     game = game_of(game_set.table.round.event)
     seats = seats_of(game_set)
     deals = deals_of(game_set)
