@@ -125,6 +125,16 @@ class PhonePage:
     settled: list[PhoneEntry]
 
     @property
+    def takes_photo(self) -> bool:
+        """Whether a phone may send a photo of the signed sheet (issue 23): while the key is current,
+        self-entry on and the set not verified — the last deal recorded included."""
+        return (
+            self.key.retired_at is None
+            and not self.game_set.is_verified
+            and self.event.self_entry != Event.SelfEntry.OFF
+        )
+
+    @property
     def held(self) -> PhoneEntry | None:
         """The entry of the deal due that waits (for confirmation or the director): while it does, the
         page offers no form for that deal (a second entry would only be a conflict)."""

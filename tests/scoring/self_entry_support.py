@@ -28,6 +28,19 @@ def seat_code(game_set, position: int) -> str:
     return seat_code_for(key.selector, position)
 
 
+def deal_one_data(names=("Ann", "Bob", "Cy", "Dee")) -> dict[str, Any]:
+    """Deal 1 of the example sheet as the self-entry services take it (the `kalooki-sheet/1` shape)."""
+    return {
+        "deal": 1,
+        "out": names[2],
+        "dealer": names[0],
+        "results": {
+            name: {"calls": calls, "penalty": penalty}
+            for name, (calls, penalty) in zip(names, DEAL_ONE.values(), strict=True)
+        },
+    }
+
+
 def phone_url(token: str, name: str = "self_entry_phone", **kwargs: Any) -> str:
     return reverse(f"scoring:{name}", kwargs={"token": token, **kwargs})
 

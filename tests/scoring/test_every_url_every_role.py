@@ -78,6 +78,7 @@ ACCESS: dict[str, tuple[str, str]] = {
     "self_entry_enter": ("post", "post"),
     "self_entry_confirm": ("post", "post"),
     "self_entry_reject": ("post", "post"),
+    "self_entry_photo": ("post", "post"),
     # scoring/entry_urls.py
     "direct": ("director", "page"),
     "direct_round_create": ("director", "post"),
@@ -98,6 +99,8 @@ ACCESS: dict[str, tuple[str, str]] = {
     "direct_laydown": ("director", "post"),
     "direct_sheet_import": ("director", "page"),
     "direct_substitute": ("director", "page"),
+    "direct_photo_add": ("director", "post"),
+    "direct_photo": ("director", "page"),
     "direct_entry_mode": ("director", "post"),
     "direct_job_round_pack": ("director", "post"),
     "direct_job_standings": ("director", "post"),
@@ -168,7 +171,7 @@ ACCESS: dict[str, tuple[str, str]] = {
 
 # Every keyword a walked path may hold; `kwargs_for` takes each one's value from the world.
 KWARG_VALUES = {"slug", "number", "table", "sequence", "entry_id", "position", "job_id", "ruling_id"}
-KWARG_VALUES |= {"token", "player_id", "code", "line_id", "extension"}
+KWARG_VALUES |= {"token", "player_id", "code", "line_id", "extension", "photo_id"}
 
 
 @dataclass(frozen=True)
@@ -242,11 +245,11 @@ def _build_world() -> dict[str, Any]:
     from datetime import date
 
     from django.contrib.auth import get_user_model
-    from self_entry_support import seat_code, table_token, turn_on
+    from self_entry_support import deal_one_data, seat_code, table_token, turn_on
 
     from scoring import services
     from scoring.games import BRITISH
-    from scoring.models import BackgroundJob, Deal, Entry, GameSet, Seat, Table
+    from scoring.models import BackgroundJob, Deal, Entry, GameSet, Seat, SheetPhoto, Table
     from scoring.services.published import rating_list_publish
     from tests.conftest import FOUR, load_json
     from tests.scoring.game_seam_support import GAME_TO_BOB, THREE, record_hands, self_entry_on, verify_game
@@ -288,19 +291,14 @@ def _build_world() -> dict[str, Any]:
         seat=1,
         seat_code=seat_code(jamaican_set, 1),
         device="walk-device-0000001",
-        data={
-            "deal": 1,
-            "out": "Cy",
-            "dealer": "Ann",
-            "results": {
-                name: {"calls": calls, "penalty": penalty}
-                for name, (calls, penalty) in zip(FOUR, ((0, 23), (3, 15), (1, 0), (1, 77)), strict=True)
-            },
-        },
+        data=deal_one_data(FOUR),
         idempotency_key="walk-1",
     )
     services.sheet_import(game_set=jamaican_set, user=director, data=load_json("example-sheet.json"))
     jamaican_ruling = services_ruling(jamaican_set, jamaican_entries["Bob"], director)
+    jamaican_photo = SheetPhoto.objects.create(
+        game_set=jamaican_set, by="director walk-director", sha256="0" * 64, width=1, height=1, data=b"jpeg"
+    )
 
     # The British event: round 1's one game verified (the round closes: its players are rated), round
     # 2's game running with two hands.
@@ -380,6 +378,7 @@ def _build_world() -> dict[str, Any]:
                 "queued": queued.pk,
                 "ruling": jamaican_ruling,
                 "job": job(jamaican).pk,
+                "photo": jamaican_photo.pk,
             },
             "british": {
                 "event": british,
@@ -479,6 +478,8 @@ def kwargs_for(item: Walked, game: str, world) -> tuple[dict[str, Any], bool]:
             filled[key] = have(values["job"])
         elif key == "ruling_id":
             filled[key] = have(values["ruling"])
+        elif key == "photo_id":
+            filled[key] = have(values.get("photo"))
         elif key == "token":
             filled[key] = values["token"]
         elif key == "player_id":

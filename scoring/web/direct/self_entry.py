@@ -76,6 +76,9 @@ def mode(request, event: Event):
             mode=request.POST.get("mode", ""),
             expected_version=_version(request),
             one_phone=bool(request.POST.get("one_phone")) if request.POST.get("one_phone_shown") else None,
+            photo_required=(
+                bool(request.POST.get("photo_required")) if request.POST.get("one_phone_shown") else None
+            ),
         ),
         lambda saved: f"Self-entry: {saved.get_self_entry_display()}.",
     )

@@ -24,6 +24,8 @@ tests/scoring/test_roles_entry.py walks `urlpatterns`, so a new URL is checked f
   scoring:direct_laydown         ./r/<number>/t/<table>/laydown/      POST (htmx): check a lay-down
   scoring:direct_sheet_import    ./r/<number>/t/<table>/import/       a kalooki-sheet/1 JSON sheet
   scoring:direct_substitute      ./r/<number>/t/<table>/seat/<position>/substitute/
+  scoring:direct_photo_add       ./r/<number>/t/<table>/photos/       POST: a photo of the signed sheet
+  scoring:direct_photo           ./r/<number>/t/<table>/photos/<photo_id>/  the photo (JPEG)
   scoring:direct_entry_mode      ./entry-mode/                        POST: this director's entry mode
   scoring:direct_round_publish   ./r/<number>/publish/                POST: make a seated round public
   scoring:direct_console         ./r/<number>/console/                a round at a glance: each table's state
@@ -36,7 +38,7 @@ tests/scoring/test_roles_entry.py walks `urlpatterns`, so a new URL is checked f
 
 from django.urls import path
 
-from . import console, jobs, self_entry, views
+from . import console, evidence, jobs, self_entry, views
 
 TABLE = "r/<int:number>/t/<int:table>/"
 DEAL = TABLE + "d/<int:sequence>/"
@@ -62,6 +64,8 @@ urlpatterns: list = [
     path(TABLE + "laydown/", views.laydown, name="direct_laydown"),
     path(TABLE + "import/", views.sheet_import, name="direct_sheet_import"),
     path(TABLE + "seat/<int:position>/substitute/", views.substitute, name="direct_substitute"),
+    path(TABLE + "photos/", evidence.photo_add, name="direct_photo_add"),
+    path(TABLE + "photos/<int:photo_id>/", evidence.photo, name="direct_photo"),
     path("entry-mode/", views.entry_mode_choose, name="direct_entry_mode"),
     path("r/<int:number>/console/", console.console, name="direct_console"),
     path("r/<int:number>/publish/", console.round_publish, name="direct_round_publish"),

@@ -27,6 +27,7 @@ from ... import background, page_cache, selectors, services
 from ...models import BackgroundJob, Deal, Entry, Event, GameSet, Round, Seat
 from ...selectors import DealPreview, SetPage
 from ...selectors import jobs as jobs_read
+from ...selectors.evidence import sheet_evidence
 from ...selectors.self_entry import director_queue
 from ..forms import (
     DealEntry,
@@ -160,6 +161,8 @@ def _table_page(
         "warnings": [finding for finding in grid.findings if not finding.is_error],
         "entry_mode": mode,
         "entry_modes": Event.EntryMode.choices,
+        # Issue 23: the photos of the signed sheet, beside the grid and the verify form.
+        "evidence": sheet_evidence(game_set),
     }
     if editing is not None:
         # The rules' answer to "does the written score include the points?" for each player (R17/R18).

@@ -8,6 +8,7 @@ scoring:self_entry_check     /s/<token>/check/                 POST (htmx): the 
 scoring:self_entry_enter     /s/<token>/enter/                 POST: a deal entered
 scoring:self_entry_confirm   /s/<token>/d/<entry_id>/confirm/  POST: another seat confirms
 scoring:self_entry_reject    /s/<token>/d/<entry_id>/reject/   POST: another seat rejects, with a reason
+scoring:self_entry_photo     /s/<token>/photo/                 POST: a photo of the signed sheet (issue 23)
 """
 
 from django.urls import path
@@ -21,4 +22,5 @@ urlpatterns: list = [
     path("<str:token>/enter/", phone.enter, name="self_entry_enter"),
     path("<str:token>/d/<int:entry_id>/confirm/", phone.confirm, name="self_entry_confirm"),
     path("<str:token>/d/<int:entry_id>/reject/", phone.reject, name="self_entry_reject"),
+    path("<str:token>/photo/", phone.photo, name="self_entry_photo"),
 ]

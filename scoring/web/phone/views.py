@@ -37,6 +37,7 @@ from ...selectors.self_entry import (
 )
 from ...selectors.set_page import deal_preview
 from ...self_entry_codes import secret_for, split_token
+from ...services import evidence
 from ...services import self_entry as service
 from ..forms import DealEntry
 from ..hand_forms import BritishHandEntry, hand_lines, live_reset
@@ -388,6 +389,35 @@ def confirm(request, token: str, entry_id: int, *, key: TableKey):
 @token_view
 def reject(request, token: str, entry_id: int, *, key: TableKey):
     return _decide(request, token, key, entry_id, rejecting=True)
+
+
+@require_POST
+@token_view
+def photo(request, token: str, *, key: TableKey):
+    """A photo of the signed sheet from a phone at the table (issue 23), the seat proven by its code:
+    kept for the director, or refused with why (nothing kept)."""
+    try:
+        saved = _with_seat_code(
+            request,
+            lambda: service.self_entry_photo(
+                key=key,
+                seat=request.POST.get("seat"),
+                seat_code=request.POST.get("seat_code", ""),
+                upload=evidence.Upload.of(request.FILES.get("photo")),
+            ),
+        )
+    except Locked as locked:
+        return _locked(request, token, key, locked.wait)
+    except ValidationError as exc:
+        status = 409 if isinstance(exc, service.SelfEntryClosed) else refusal_status(exc)
+        return _answer(request, token, key, ok=False, message=" ".join(exc.messages), status=status)
+    return _answer(
+        request,
+        token,
+        key,
+        ok=True,
+        message=f"Photo of the signed sheet sent by {saved.by}: the director sees it when verifying.",
+    )
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

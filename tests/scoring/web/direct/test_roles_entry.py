@@ -12,7 +12,7 @@ from django.shortcuts import resolve_url
 from django.urls import reverse
 
 from adjudication.models import AuditEntry
-from scoring.models import BackgroundJob, Deal
+from scoring.models import BackgroundJob, Deal, SheetPhoto
 from scoring.web.direct import urls as entry_urls
 from tests.conftest import (
     FOUR,
@@ -57,9 +57,13 @@ def accounts_and_world(django_db_setup, django_db_blocker):
             result=b"%PDF",
         )
         ann = event.entries.get(player__name="Ann")
+        # A photo of the table's signed sheet (issue 23), for the address that shows it.
+        photo = SheetPhoto.objects.create(
+            game_set=game_set, by="director director", sha256="0" * 64, width=1, height=1, data=b"jpeg"
+        )
         yield (
             {name: user.pk for name, user in accounts.items()},
-            {"event": event.pk, "entry": ann.pk, "job": job.pk},
+            {"event": event.pk, "entry": ann.pk, "job": job.pk, "photo": photo.pk},
         )
 
 
@@ -72,6 +76,7 @@ def world(accounts_and_world, db):
         "event": Event.objects.get(pk=ids["event"]),
         "entry": Entry.objects.get(pk=ids["entry"]),
         "job": BackgroundJob.objects.get(pk=ids["job"]),
+        "photo": ids["photo"],
     }
 
 
@@ -113,6 +118,7 @@ def address(name: str, world) -> str:
         "entry_id": world["entry"].pk,
         "position": 1,
         "job_id": world["job"].pk,
+        "photo_id": world["photo"],
     }
     kwargs = {key: values[key] for key in ["slug", *pattern.pattern.converters]}
     return reverse(f"scoring:{name}", kwargs=kwargs)
