@@ -5,11 +5,13 @@ rebuild the event exactly — `date_end`, a player's `withdrawn` / `first_round`
 `seed` / `method`, a table's
 `override_reason` (with the codes it covered, `overridden`), `corrected_after_verification` and
 `rulings` (`score_included: false` on one whose issuing added its points to the written score, so
-overturning it after a restore takes back exactly those) — and the `audit` log.
+overturning it after a restore takes back exactly those), the photos of its signed sheet
+(`evidence`, issue 23) — and the `audit` log.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import Mapping
 from datetime import datetime
@@ -19,7 +21,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import Q
 
 from scoring import sheets
-from scoring.models import Entry, Event, Round, Table
+from scoring.models import Entry, Event, Round, SheetPhoto, Table
 from scoring.services.closing import round_is_final
 
 from ..models import AuditEntry, Ruling
@@ -105,6 +107,7 @@ def _rounds(event: Event) -> list[dict[str, Any]]:
     for table in tables:
         by_round.setdefault(table.round_id, []).append(table)
     rulings = _rulings_by_set(event)
+    evidence = _evidence_by_set(event)
     for rnd in Round.objects.filter(event=event).order_by("number"):
         item: dict[str, Any] = {"number": rnd.number}
         if rnd.seed is not None:
@@ -124,12 +127,16 @@ def _rounds(event: Event) -> list[dict[str, Any]]:
             item["final_at"] = _iso(rnd.final_at)
         if rnd.corrected_after_final_at is not None:
             item["corrected_after_final"] = _iso(rnd.corrected_after_final_at)
-        item["tables"] = [_table(table, rulings) for table in by_round.get(rnd.pk, [])]
+        item["tables"] = [_table(table, rulings, evidence) for table in by_round.get(rnd.pk, [])]
         rounds.append(item)
     return rounds
 
 
-def _table(table: Table, rulings: Mapping[int, list[dict[str, Any]]]) -> dict[str, Any]:
+def _table(
+    table: Table,
+    rulings: Mapping[int, list[dict[str, Any]]],
+    evidence: Mapping[int, list[dict[str, Any]]],
+) -> dict[str, Any]:
     game_set = table.game_set
     item: dict[str, Any] = {
         "number": table.number,
@@ -146,7 +153,25 @@ def _table(table: Table, rulings: Mapping[int, list[dict[str, Any]]]) -> dict[st
         item["corrected_after_verification"] = True
     if rulings.get(game_set.pk):
         item["rulings"] = rulings[game_set.pk]
+    if evidence.get(game_set.pk):
+        item["evidence"] = evidence[game_set.pk]
     return item
+
+
+def _evidence_by_set(event: Event) -> dict[int, list[dict[str, Any]]]:
+    """The photos of each set's signed sheet (issue 23), as they were taken, in order: one query."""
+    out: dict[int, list[dict[str, Any]]] = {}
+    photos = SheetPhoto.objects.filter(game_set__table__round__event=event).order_by("taken_at", "pk")
+    for photo in photos:
+        out.setdefault(photo.game_set_id, []).append(
+            {
+                "taken_at": _iso(photo.taken_at),
+                "by": photo.by,
+                "sha256": photo.sha256,
+                "jpeg_base64": base64.b64encode(bytes(photo.data)).decode("ascii"),
+            }
+        )
+    return out
 
 
 # A ruling's own values as the archive writes them, in this order (after its deal and player).

@@ -20,11 +20,13 @@ from adjudication.engine.rules import InvalidRuleSet, RuleSet, ruleset_from
 from adjudication.engine.sheet import SheetError, check_nesting, got
 from scoring.models import Event, GameSet
 from scoring.names import checked_name, control_problem, look_alike_message, skeleton
+from scoring.services.evidence import ArchivedPhoto
 
 from ..audit import ArchivedEntry
 from ..models import Ruling
 from ..rulings import ArchivedRuling
 from .door import read_door, read_player_extras
+from .evidence import read_evidence
 from .sheet_reading import read_sheet
 from .values import (
     ArchiveError,
@@ -69,6 +71,8 @@ class TablePlan:
     corrected: bool
     rulings: tuple[ArchivedRuling, ...]
     rulings_not_understood: int
+    # Issue 23: the photos of its signed sheet (`evidence.read_evidence`).
+    evidence: tuple[ArchivedPhoto, ...] = ()
 
     @property
     def first_dealer(self) -> int:
@@ -334,6 +338,7 @@ def read_tables(
                 ),
                 rulings=understood,
                 rulings_not_understood=len(rulings) - len(understood),
+                evidence=read_evidence(item.get("evidence"), f"{path}.evidence"),
             )
         )
     return tuple(tables)

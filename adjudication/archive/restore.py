@@ -1,7 +1,8 @@
 """Writing a checked archive (`reading.ArchivePlan`) into the database, all or nothing, through the
 services: `event_create` / `event_update`, the entry services, `round_create`, `round_seat_manual`,
 `sheet_import`, `set_verify` (the last of a round closes it), `round_close` for a round the archive
-says closed whose set is under correction, then `ruling_restore` and `audit_restore`.
+says closed whose set is under correction, then `ruling_restore`, `sheet_photos_restore` (the photos
+of each signed sheet) and `audit_restore`.
 
 Readable sheets with error findings are imported. A table marked `verified` with an
 `override_reason` is verified over its findings with that reason (`set_verify` serves every game); one
@@ -26,6 +27,7 @@ from django.db import IntegrityError, transaction
 from scoring import services
 from scoring.models import TIEBREAKS, Entry, Event, GameSet, Round
 from scoring.services.door import door_restore
+from scoring.services.evidence import sheet_photos_restore
 
 from ..audit import audit_record, audit_restore
 from ..rulings import ruling_restore
@@ -325,6 +327,8 @@ def _write_table(game_set: GameSet, plan: TablePlan, user, report: ImportReport)
     ignored += ruling_restore(game_set=game_set, rulings=plan.rulings, user=user, reason=IMPORT_REASON)
     if ignored:
         report.notes.append(f"{plan.path}.rulings: {ignored} ruling(s) that do not match the sheet, ignored")
+    # Issue 23: the photos of the signed sheet, as they were taken.
+    sheet_photos_restore(game_set=game_set, photos=plan.evidence, user=user, reason=IMPORT_REASON)
     game_set.refresh_from_db()
     where = f"{plan.path} (round {game_set.table.round.number}, table {game_set.table.number})"
     if game_set.error_count:
