@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scoring.models import Deal, Entry, Event, GameSet, Table
+from scoring.selectors.evidence import sheet_evidence
 from scoring.web.permissions import director_required, user_directs
 from scoring.web.query import number_param, whole_number
 from scoring.web.view_support import game_set_or_404, post_form, seat_names
@@ -179,6 +180,8 @@ def table_rulings(request, event: Event, number: int, table: int):
                 "rulings": Ruling.objects.filter(game_set=game_set)
                 .select_related("deal", "game_set__table__round", "entry__player")
                 .order_by("deal__sequence", "issued_at", "pk"),
+                # Issue 23: the photos of the signed sheet, which a dispute is settled against.
+                "evidence": sheet_evidence(game_set),
             },
             status=status,
         )

@@ -148,11 +148,15 @@ def test_a_phone_sends_a_photo_with_its_seat_code_and_only_the_events_directors_
     address = reverse(
         "scoring:direct_photo", kwargs={"slug": "test-open", "number": 1, "table": 1, "photo_id": photo.pk}
     )
-    # The director sees it beside the grid, and the photo itself, never kept by a cache.
+    # The director sees it beside the grid and the verify form, and the photo itself, never kept by a
+    # cache.
     page = as_director.get(
         reverse("scoring:direct_table", kwargs={"slug": "test-open", "number": 1, "table": 1})
     )
     assert address in page.content.decode() and "photographed by seat 2 (Bob)" in page.content.decode()
+    # And beside the table's rulings, where a dispute is settled.
+    rulings = reverse("adjudication:table_rulings", kwargs={"slug": "test-open", "number": 1, "table": 1})
+    assert address in as_director.get(rulings).content.decode()
     seen = as_director.get(address)
     assert seen.status_code == 200 and seen["Content-Type"] == "image/jpeg"
     assert seen.content == bytes(photo.data)
