@@ -194,7 +194,15 @@ def test_verifying_a_self_entered_set_with_no_photo_asks_for_one_when_the_event_
     game_set = played
     event = game_set.table.round.event
     event.refresh_from_db()
-    service.self_entry_mode_set(event=event, user=director, mode="review", photo_required=True)
+    # Off by default; the director asks for it on the self-entry desk (audited with the mode).
+    assert not event.sheet_photo_required
+    desk = reverse("scoring:self_entry_mode", kwargs={"slug": event.slug})
+    posted = {"mode": "review", "version": event.version, "one_phone_shown": "1", "photo_required": "on"}
+    assert as_director.post(desk, posted).status_code == 302
+    event.refresh_from_db()
+    assert event.sheet_photo_required
+    audit = AuditEntry.objects.filter(action="kalooki.event.self_entry").latest("pk")
+    assert (audit.before["photo_required"], audit.after["photo_required"]) == (False, True)
     token = table_token(game_set)
     # A set the table entered nothing of is verified as ever; one it entered a deal of needs a photo.
     assert not sheet_evidence(game_set).needed
