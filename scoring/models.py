@@ -79,6 +79,9 @@ class Event(models.Model):
         OFF = "off", "Off: only directors enter deals"
         RECORD = "record", "Record clean confirmed deals at once"
         REVIEW = "review", "Every deal waits for the director"
+        # Phone-free tables (issue 23): one device enters the whole sheet after play, and two seats
+        # confirm it with the codes of their tear-off seat slips (the codes take the device rule's place).
+        AFTER = "after", "After the set: one device enters the sheet, two seat codes confirm it"
 
     self_entry = models.CharField(max_length=10, choices=SelfEntry.choices, default=SelfEntry.OFF)
     # A table with one phone (issue 23): a deal entered and confirmed on the same device waits for the
@@ -711,6 +714,8 @@ class SelfEntryDeal(models.Model):
     confirmed_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     confirmed_device = models.CharField(max_length=64, blank=True)
     confirmed_at = models.DateTimeField(null=True, blank=True)
+    # After the set (issue 23): the second seat that confirmed the whole set with its code.
+    second_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     objection = models.TextField(blank=True)
     queue_reason = models.CharField(max_length=200, blank=True)
     findings = models.JSONField(default=list, blank=True, encoder=DjangoJSONEncoder)

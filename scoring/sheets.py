@@ -179,6 +179,60 @@ def deal_in_place(
     )
 
 
+def sheet_with_entered(
+    game_set: GameSet, seats: Sequence[Seat], deals: Sequence[Deal], entered: Sequence[Mapping[str, Any]]
+) -> dict[str, Any]:
+    """The set's sheet with deals entered at the table but not recorded yet (`entered`, each as
+    `deal_record` takes it, numbered) placed among its recorded `deals` in playing order, the values the
+    app computes filled in: the set as it stands once they are (after the set, issue 23). No query."""
+    game = game_of(game_set.table.round.event)
+    sheet = sheet_from_rows(game_set, seats, deals)
+    rows = list(sheet["deals"])
+    played = [(row["deal"], bool(row.get("void"))) for row in rows]
+    for data in sorted(entered, key=lambda data: (data["deal"], not data.get("void"))):
+        index = playing_position(played, data["deal"], bool(data.get("void")))
+        rows.insert(index, dict(data))
+        played.insert(index, (data["deal"], bool(data.get("void"))))
+    sheet["deals"] = rows
+    return game.with_computed(sheet)
+
+
+def deal_in_sheet(
+    *, game_set: GameSet, seats: Sequence[Seat], sheet: Mapping[str, Any], data: Any
+) -> PlacedDeal:
+    """`deal_in_place` for a set as `sheet` holds it (`sheet_with_entered`: deals entered and not recorded
+    yet among the recorded ones): `data` numbered (the number due when it names none) and prepared from
+    the deals of the sheet before it (B7). Its number is not held to the one due. No query."""
+    game = game_of(game_set.table.round.event)
+    rules = game_set.table.round.event.ruleset()
+    names = [seat.entry.player.name for seat in seats]
+    played = [(row["deal"], bool(row.get("void"))) for row in sheet["deals"]]
+    state = game.state(sheet) if game.tracks_state else None
+    default_number = game.number_due(played=played, state=state, data=data)
+    typed = record = game.read(data, players=names, rules=rules, default_number=default_number)
+    game.check_number(record, rules, due=None)
+    if game.tracks_state:
+        earlier = [row for row in sheet["deals"] if row["deal"] < record.deal and not row.get("void")]
+        record = game.prepare(record, state=game.state({**sheet, "deals": earlier}), rules=rules)
+    others = [(number, void) for number, void in played if void or number != record.deal]
+    return PlacedDeal(
+        typed=typed,
+        record=record,
+        default_number=default_number,
+        index=playing_position(others, record.deal, record.void),
+    )
+
+
+def findings_in_sheet(game_set: GameSet, sheet: Mapping[str, Any], placed: PlacedDeal) -> list[Finding]:
+    """`findings_with_deal` for a set as `sheet` holds it (`sheet_with_entered`): the findings on
+    `placed`'s deal were it saved there (a deal of the same number in the sheet left out)."""
+    record = placed.record
+    rows = [row for row in sheet["deals"] if record.void or row.get("void") or row["deal"] != record.deal]
+    rows.insert(placed.index, record.as_dict())
+    computed = game_of(game_set.table.round.event).with_computed({**sheet, "deals": rows})
+    return [finding for finding in findings_for_set(game_set, sheet=computed) if finding.deal == record.deal]
+
+
 def sheet_with_deal(
     game_set: GameSet, seats: Sequence[Seat], deals: Sequence[Deal], placed: PlacedDeal
 ) -> tuple[dict[str, Any], int]:

@@ -22,7 +22,15 @@ from ..self_entry_codes import (
     split_token,
     token_for,
 )
-from ..sheets import deal_as_data, deal_in_place, deals_of, recorded_deals, seats_of, sheet_with_deal
+from ..sheets import (
+    deal_as_data,
+    deal_in_place,
+    deals_of,
+    recorded_deals,
+    seats_of,
+    sheet_with_deal,
+    sheet_with_entered,
+)
 from .british_games import GamePage, game_page_from_rows
 from .set_page import SetPage, set_grid
 
@@ -70,6 +78,12 @@ def table_stamp(key: TableKey) -> str:
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:20]
 
 
+def entered_set_stamp(entries) -> str:
+    """The entries of a set waiting for confirmation after the set (each with `pk` and `version`), as the
+    confirming page showed them: confirming checks they have not changed since."""
+    return ",".join(f"{entry.pk}:{entry.version}" for entry in sorted(entries, key=lambda entry: entry.pk))
+
+
 def phone_path(key: TableKey) -> str:
     return reverse("scoring:self_entry_phone", kwargs={"token": token_for(key.selector)})
 
@@ -106,6 +120,20 @@ class PhoneSeat:
 
 
 @dataclass(frozen=True)
+class EnteredDue:
+    """After the set (issue 23), the deal or hand due once those entered and not confirmed yet are: its
+    number, dealer and (a set's deal) contract; (a game's hand) the players still in and each one's
+    total and buy-ins left before it."""
+
+    number: int
+    dealer: str | None
+    contract_text: str = ""
+    deal_size: int | None = None
+    playing: tuple[str, ...] = ()
+    before: dict[str, tuple[int, int]] | None = None
+
+
+@dataclass(frozen=True)
 class PhonePage:
     """A table's phone page: a set of deals (`grid`, the set page's) or a game of hands (`hands`, the
     game page's), never both; what every game shares is said here."""
@@ -123,6 +151,30 @@ class PhonePage:
     closed_because: str
     waiting: list[PhoneEntry]
     settled: list[PhoneEntry]
+    # After the set (issue 23): one device enters the whole sheet, two seat codes confirm it; with
+    # entries waiting, the deal due follows them (`due`, None once the sheet is all entered).
+    after: bool = False
+    entered_ahead: bool = False
+    due: EnteredDue | None = None
+
+    @property
+    def waiting_stamp(self) -> str:
+        return entered_set_stamp(self.waiting)
+
+    @property
+    def next_dealer(self) -> str | None:
+        return self._due_now[1]
+
+    @property
+    def _due_now(self) -> tuple[int | None, str | None]:
+        """The number and dealer of the deal or hand due (after the set: once those entered are)."""
+        if self.entered_ahead:
+            return (self.due.number, self.due.dealer) if self.due else (None, None)
+        if self.hands is not None:
+            return self.hands.state.next_hand, self.hands.state.next_dealer
+        if self.grid is None:
+            return None, None
+        return self.grid.next_number, self.grid.upcoming.dealer if self.grid.upcoming else None
 
     @property
     def takes_photo(self) -> bool:
@@ -148,6 +200,15 @@ class PhonePage:
         word = self.game.deal_word
         if not self.accepting:
             return self.closed_because
+        if self.after and self.waiting:
+            numbers = ", ".join(
+                str(item.number) for item in sorted(self.waiting, key=lambda item: item.number)
+            )
+            more = f"Type {word} {self.due.number} next; when" if self.due else "When"
+            return (
+                f"{word.capitalize()}s entered: {numbers}. {more} the whole {self.game.unit} is in, two "
+                "players confirm it below, each with the code on their own seat slip."
+            )
         if self.waiting:
             item = self.waiting[0]
             return (
@@ -177,9 +238,7 @@ class PhonePage:
 
     @property
     def next_number(self) -> int | None:
-        if self.hands is not None:
-            return self.hands.state.next_hand
-        return self.grid.next_number if self.grid is not None else None
+        return self._due_now[0]
 
 
 def _resets(entry: SelfEntryDeal, game_set: GameSet, seats: list, deals: list) -> dict[str, int]:
@@ -263,6 +322,15 @@ def phone_page(key: TableKey) -> PhonePage:
         seats = [PhoneSeat(seat.position, seat.player, seat.first_dealer) for seat in grid.players]
         due = grid.upcoming
         finished = "All nine deals are recorded."
+    rows = list(SelfEntryDeal.objects.filter(game_set=game_set).order_by("-entered_at", "-pk")[:30])
+    after = event.self_entry == Event.SelfEntry.AFTER
+    entered = [row.data for row in rows if row.status == SelfEntryDeal.Status.WAITING] if after else []
+    entered_due = None
+    if entered:
+        if not seat_rows:
+            seat_rows, deal_rows = seats_of(game_set), deals_of(game_set)
+        entered_due = _entered_due(game, game_set, grid, seat_rows, deal_rows, entered)
+        due = entered_due
     closed = ""
     if key.retired_at is not None:
         closed = "This code was changed by the director: the sheet is shown read-only."
@@ -270,10 +338,9 @@ def phone_page(key: TableKey) -> PhonePage:
         closed = f"The {game.unit} is verified: the sheet is shown read-only."
     elif event.self_entry == Event.SelfEntry.OFF:
         closed = f"The director enters this event's {game.deal_word}s: self-entry is off."
-    elif due is None:
+    elif due is None and not entered:
         closed = finished
     names = {seat.position: seat.player for seat in seats}
-    rows = list(SelfEntryDeal.objects.filter(game_set=game_set).order_by("-entered_at", "-pk")[:30])
     entries = [
         _phone_entry(
             entry,
@@ -298,6 +365,35 @@ def phone_page(key: TableKey) -> PhonePage:
         closed_because=closed,
         waiting=[entry for entry in entries if entry.status == SelfEntryDeal.Status.WAITING],
         settled=[entry for entry in entries if entry.status != SelfEntryDeal.Status.WAITING][:9],
+        after=after,
+        entered_ahead=bool(entered),
+        due=entered_due,
+    )
+
+
+def _entered_due(game, game_set: GameSet, grid, seats: list, deals: list, entered: list) -> EnteredDue | None:
+    """After the set: the deal or hand due once the `entered` ones (not confirmed yet) are, or None when
+    the set or game would be complete with them. No query."""
+    sheet = sheet_with_entered(game_set, seats, deals, entered)
+    if game.of_hands:
+        state = game.state(sheet)
+        if state.over or state.next_hand is None:
+            return None
+        allowed = getattr(game_set.table.round.event.ruleset(), "buy_ins", 0)
+        return EnteredDue(
+            number=state.next_hand,
+            dealer=state.next_dealer,
+            playing=tuple(state.still_in),
+            before={
+                player.name: (player.total, max(allowed - player.buy_ins, 0)) for player in state.players
+            },
+        )
+    scored = {data["deal"] for data in entered if not data.get("void")}
+    row = next((row for row in grid.rows if row.placeholder and row.number not in scored), None)
+    if row is None:
+        return None
+    return EnteredDue(
+        number=row.number, dealer=row.dealer, contract_text=row.contract_text, deal_size=row.deal_size
     )
 
 
@@ -447,8 +543,10 @@ def director_queue(event: Event) -> list[QueueRow]:
                 round_number=table.round.number,
                 table_number=table.number,
                 entered_by=names.get(entry.entered_seat, "?"),
-                confirmed_by=names.get(entry.confirmed_seat or 0, ""),
-                same_device=entry.same_device,
+                confirmed_by=names.get(entry.confirmed_seat or 0, "")
+                + (f" and {names.get(entry.second_seat, '?')}" if entry.second_seat else ""),
+                # After the set the two seat codes take the device rule's place.
+                same_device=entry.same_device and not entry.second_seat,
                 conflict=entry.queue_reason.startswith("conflict"),
                 findings=list(entry.findings or []),
                 summary=_summary(entry.data or {}, [names[position] for position in sorted(names)]),

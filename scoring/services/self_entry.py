@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -31,9 +32,18 @@ from ..deal_input import MAX_TEXT
 from ..errors import field_errors
 from ..games import game_of
 from ..models import Event, GameSet, SelfEntryDeal, SheetPhoto, Table, TableKey
-from ..selectors.self_entry import same_deal
+from ..selectors.self_entry import entered_set_stamp, same_deal
 from ..self_entry_codes import new_selector, seat_code_matches, secret_for, secret_hash
-from ..sheets import deal_as_data, deal_in_place, deals_of, findings_with_deal, seats_of
+from ..sheets import (
+    deal_as_data,
+    deal_in_place,
+    deal_in_sheet,
+    deals_of,
+    findings_in_sheet,
+    findings_with_deal,
+    seats_of,
+    sheet_with_entered,
+)
 from .deals import deal_record
 from .evidence import Upload, photo_store
 from .guards import check_version, locked_set
@@ -209,20 +219,22 @@ def _proven(key: TableKey, game_set: GameSet, seat: Any, seat_code: Any) -> tupl
     return position, name
 
 
-def _check_code(key: TableKey, position: int, name: str, seat_code: Any) -> None:
-    """`seat_code` is seat `position`'s (compared in constant time), or `SeatCodeWrong`."""
+def _check_code(
+    key: TableKey,
+    position: int,
+    name: str,
+    seat_code: Any,
+    *,
+    field: str = "seat_code",
+    where: str = "beside {name}'s name on the sheet",
+) -> None:
+    """`seat_code` is seat `position`'s (compared in constant time), or `SeatCodeWrong` on `field`;
+    `where` says where the code is printed."""
+    where = where.format(name=name)
     if not str(seat_code or "").strip():
-        raise SeatCodeWrong(
-            {"seat_code": [f"Type seat {position}'s code: it is printed beside {name}'s name on the sheet."]}
-        )
+        raise SeatCodeWrong({field: [f"Type seat {position}'s code: it is printed {where}."]})
     if not seat_code_matches(key.selector, position, str(seat_code)[:32]):
-        raise SeatCodeWrong(
-            {
-                "seat_code": [
-                    f"That is not seat {position}'s code: check the code beside {name}'s name on the sheet."
-                ]
-            }
-        )
+        raise SeatCodeWrong({field: [f"That is not seat {position}'s code: check the code {where}."]})
 
 
 def device_mark(device: str) -> str:
@@ -256,6 +268,7 @@ def _state(entry: SelfEntryDeal) -> dict[str, Any]:
         "status": entry.status,
         "entered_seat": entry.entered_seat,
         "confirmed_seat": entry.confirmed_seat,
+        **({"second_seat": entry.second_seat} if entry.second_seat else {}),
         "entered_device": device_mark(entry.entered_device),
         "confirmed_device": device_mark(entry.confirmed_device) if entry.confirmed_device else None,
         "same_device": entry.same_device,
@@ -324,9 +337,20 @@ def self_entry_submit(
     seats = seats_of(game_set)
     deals = deals_of(game_set)
     word = game_of(game_set.table.round.event).deal_word
-    # Read as the desk's entry is; its number is not held to the one due, so a deal the desk recorded
-    # meanwhile (a phone sending after the network came back) waits for the director as a conflict.
-    placed = deal_in_place(game_set=game_set, seats=seats, others=deals, data=data, due_check=False)
+    sheet = None
+    if game_set.table.round.event.self_entry == Event.SelfEntry.AFTER:
+        # After the set, the deals before this one may be entered and not confirmed yet: it is read
+        # among them, as it will be recorded once the set is confirmed.
+        waiting = SelfEntryDeal.objects.filter(game_set=game_set, status=SelfEntryDeal.Status.WAITING)
+        sheet = sheet_with_entered(
+            game_set, seats, deals, [row.data for row in waiting.order_by("number", "pk")]
+        )
+        placed = deal_in_sheet(game_set=game_set, seats=seats, sheet=sheet, data=data)
+    else:
+        # Read as the desk's entry is; its number is not held to the one due, so a deal the desk
+        # recorded meanwhile (a phone sending after the network came back) waits for the director as a
+        # conflict.
+        placed = deal_in_place(game_set=game_set, seats=seats, others=deals, data=data, due_check=False)
     record = placed.typed
     entry = SelfEntryDeal(
         game_set=game_set,
@@ -356,7 +380,10 @@ def self_entry_submit(
         )
     else:
         # The findings the entering phone is shown are the ones the confirming phone sees.
-        entry.findings = _errors(findings_with_deal(game_set, seats, deals, placed))
+        found = findings_in_sheet(game_set, sheet, placed) if sheet is not None else None
+        entry.findings = _errors(
+            found if found is not None else findings_with_deal(game_set, seats, deals, placed)
+        )
     entry.full_clean(exclude=("game_set", "key", "deal", "settled_by"), validate_constraints=False)
     try:
         with transaction.atomic():
@@ -410,7 +437,15 @@ def _seat_names(game_set: GameSet) -> dict[int, str]:
 
 
 def _why(entry: SelfEntryDeal, names: Mapping[int, str]) -> str:
-    """The audit's reason for a self-entered deal: the seats, proven by their codes, and their devices."""
+    """The audit's reason for a self-entered deal: the seats, proven by their codes, and their devices
+    (after the set: the entering seat and the two that confirmed the whole set)."""
+    if entry.second_seat:
+        return (
+            f"self-entry after the set: entered by seat {entry.entered_seat} "
+            f"({names.get(entry.entered_seat, '?')}) on device {device_mark(entry.entered_device)}, "
+            f"confirmed by seats {entry.confirmed_seat} ({names.get(entry.confirmed_seat or 0, '?')}) and "
+            f"{entry.second_seat} ({names.get(entry.second_seat, '?')}) with the codes of their seat slips"
+        )
     text = (
         f"self-entry: entered by seat {entry.entered_seat} ({names.get(entry.entered_seat, '?')}) on "
         f"phone {device_mark(entry.entered_device)}, confirmed by seat {entry.confirmed_seat} "
@@ -480,6 +515,12 @@ def self_entry_confirm(
     the director's queue (with its findings). The device that entered it is refused (`SameDevice`)
     unless the event allows one-phone tables: then it waits for the director, marked."""
     game_set = _open_set(key)
+    unit = game_of(game_set.table.round.event).unit
+    if game_set.table.round.event.self_entry == Event.SelfEntry.AFTER:
+        raise ValidationError(
+            f"In this event two seats confirm the whole {unit} at once, after play: each types the code "
+            f"of their own seat slip under “Confirm the {unit}”."
+        )
     entry = _waiting(entry, game_set, expected_version)
     position, _ = _other_seat(key, entry, game_set, seat, seat_code)
     device = _device(device)
@@ -546,6 +587,162 @@ def self_entry_confirm(
     _audit(entry, "confirmed", before={"status": "waiting"}, after=_state(entry), reason=_why(entry, names))
     _audit_closed(entry)
     return entry
+
+
+@dataclass(frozen=True)
+class SetConfirmation:
+    """What confirming a whole set did: the entries recorded, and those waiting for the director (in
+    number order; once one waits, the ones after it wait too)."""
+
+    recorded: list[SelfEntryDeal]
+    queued: list[SelfEntryDeal]
+
+
+def _confirming_seats(key: TableKey, game_set: GameSet, seats: Sequence[tuple[Any, Any]]) -> list[int]:
+    """Two different seats, each proven by the code of its own seat slip: their positions, or the
+    refusal naming the field that is wrong (`SeatCodeWrong` for a missing or wrong code)."""
+    if len(seats) != 2:
+        raise ValidationError("Two seats confirm the set: each chooses their seat and types their code.")
+    names = _seat_names(game_set)
+    proven: list[int] = []
+    for index, (seat, seat_code) in enumerate(seats, start=1):
+        try:
+            position = int(seat)
+        except (TypeError, ValueError):
+            position = 0
+        if position not in names:
+            raise field_errors(
+                {f"seat_{index}": f"Choose the seat of the {('first', 'second')[index - 1]} player."}
+            )
+        if position in proven:
+            raise field_errors(
+                {
+                    f"seat_{index}": f"Seat {position} confirmed already: the second code must be another "
+                    "seat's, typed by that player from their own slip."
+                }
+            )
+        _check_code(
+            key,
+            position,
+            names[position],
+            seat_code,
+            field=f"seat_code_{index}",
+            where="on {name}'s seat slip",
+        )
+        proven.append(position)
+    return proven
+
+
+def _settle_confirmed(entry: SelfEntryDeal, game_set: GameSet, seats, names: Mapping[int, str]) -> None:
+    """One entry of a set two seats confirmed: recorded through `deal_record` when clean, else queued
+    with the reason (not saved here)."""
+    word = game_of(game_set.table.round.event).deal_word
+    deals = deals_of(game_set)
+    recorded = not entry.data.get("void") and any(
+        row.number == entry.number and not row.void for row in deals
+    )
+    same = _identical_to_recorded(entry.number, entry.data, game_set, seats, deals) if recorded else None
+    if same is not None:
+        _close_identical(entry, same, word)
+        return
+    if recorded:
+        entry.status = SelfEntryDeal.Status.QUEUED
+        entry.queue_reason = f"conflict: {word} {entry.number} was recorded meanwhile"
+        return
+    try:
+        entry.findings = _errors_here(game_set, seats, deals, entry)
+        if entry.findings:
+            entry.status = SelfEntryDeal.Status.QUEUED
+            entry.queue_reason = "error findings"
+            return
+        with transaction.atomic():
+            outcome = deal_record(game_set=game_set, user=None, data=entry.data, reason=_why(entry, names))
+    except ValidationError as exc:
+        entry.status = SelfEntryDeal.Status.QUEUED
+        entry.queue_reason = ("the set changed: " + " ".join(exc.messages))[:200]
+        return
+    entry.status = SelfEntryDeal.Status.RECORDED
+    entry.deal = outcome.deal
+
+
+@transaction.atomic
+def self_entry_confirm_set(
+    *, key: TableKey, device: str, seats: Sequence[tuple[Any, Any]], entered: str | None = None
+) -> SetConfirmation:
+    """After the set (issue 23): two different seats, each proven by the code of its own tear-off seat
+    slip, confirm every deal the table entered that waits for confirmation, in number order, on any
+    device (the codes take the device rule's place). Each clean deal is recorded through
+    `deal_record`, its audit naming the entering seat and both confirming ones; one with an error
+    finding, or that the set as recorded no longer takes, waits for the director, and so do the deals
+    after it. `entered` is the stamp of the entries the confirming page showed (`entered_set_stamp`):
+    when they changed meanwhile nothing is confirmed. Nothing is recorded unless both codes are right."""
+    game_set = _open_set(key)
+    event = game_set.table.round.event
+    game = game_of(event)
+    if event.self_entry != Event.SelfEntry.AFTER:
+        raise ValidationError(
+            f"In this event each {game.deal_word} is confirmed on its own, by another seat on another phone."
+        )
+    device = _device(device)
+    entries = list(
+        SelfEntryDeal.objects.select_for_update()
+        .filter(game_set=game_set, status=SelfEntryDeal.Status.WAITING)
+        .order_by("number", "pk")
+    )
+    if not entries:
+        raise ValidationError(
+            f"Nothing waits for confirmation: enter the {game.unit}'s {game.deal_word}s from the paper first."
+        )
+    if entered is not None and entered != entered_set_stamp(entries):
+        raise ValidationError(
+            f"The {game.unit} as entered changed since this page was opened: check it on the page again, "
+            "then confirm."
+        )
+    first, second = _confirming_seats(key, game_set, seats)
+    seat_rows = seats_of(game_set)
+    names = {row.position: row.entry.player.name for row in seat_rows}
+    now = timezone.now()
+    held = ""
+    outcome = SetConfirmation(recorded=[], queued=[])
+    for entry in entries:
+        entry.game_set = game_set
+        entry.confirmed_seat, entry.second_seat = first, second
+        entry.confirmed_device, entry.confirmed_at = device, now
+        entry.version += 1
+        if held:
+            entry.status, entry.queue_reason = SelfEntryDeal.Status.QUEUED, held
+        else:
+            _settle_confirmed(entry, game_set, seat_rows, names)
+        if entry.status == SelfEntryDeal.Status.QUEUED:
+            outcome.queued.append(entry)
+            held = held or f"{game.deal_word} {entry.number} before it waits for the director"
+        else:
+            outcome.recorded.append(entry)
+        entry.save()
+        _audit(
+            entry, "confirmed", before={"status": "waiting"}, after=_state(entry), reason=_why(entry, names)
+        )
+        _audit_closed(entry)
+    audit_record(
+        event=event,
+        action="kalooki.selfentry.set_confirmed",
+        user=None,
+        obj=game_set,
+        before=None,
+        after={
+            "round": game_set.table.round.number,
+            "table": game_set.table.number,
+            "entered_by": sorted(
+                {f"seat {row.entered_seat} ({names.get(row.entered_seat, '?')})" for row in entries}
+            ),
+            "confirmed_by": [f"seat {first} ({names[first]})", f"seat {second} ({names[second]})"],
+            "device": device_mark(device),
+            "recorded": [row.number for row in outcome.recorded],
+            "queued": [row.number for row in outcome.queued],
+        },
+        reason=_why(entries[0], names),
+    )
+    return outcome
 
 
 @transaction.atomic

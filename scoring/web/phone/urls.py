@@ -9,6 +9,7 @@ scoring:self_entry_enter     /s/<token>/enter/                 POST: a deal ente
 scoring:self_entry_confirm   /s/<token>/d/<entry_id>/confirm/  POST: another seat confirms
 scoring:self_entry_reject    /s/<token>/d/<entry_id>/reject/   POST: another seat rejects, with a reason
 scoring:self_entry_photo     /s/<token>/photo/                 POST: a photo of the signed sheet (issue 23)
+scoring:self_entry_set       /s/<token>/confirm-set/           POST: after the set, two seat codes confirm it
 """
 
 from django.urls import path
@@ -23,4 +24,5 @@ urlpatterns: list = [
     path("<str:token>/d/<int:entry_id>/confirm/", phone.confirm, name="self_entry_confirm"),
     path("<str:token>/d/<int:entry_id>/reject/", phone.reject, name="self_entry_reject"),
     path("<str:token>/photo/", phone.photo, name="self_entry_photo"),
+    path("<str:token>/confirm-set/", phone.confirm_set, name="self_entry_set"),
 ]

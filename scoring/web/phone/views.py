@@ -157,22 +157,20 @@ def _entry_form(page: PhonePage, data=None, *, offered: bool = False) -> DealEnt
     if offered and page.held is not None:
         return None
     players = [seat.player for seat in page.seats]
+    initial = {"deal": number, "dealer": page.next_dealer or "", "set_version": page.game_set.version}
     if page.hands is not None:
-        state = page.hands.state
+        # After the set, the players still in once the hands entered before this one are.
+        playing = page.due.playing if page.due is not None else page.hands.state.still_in
         return BritishHandEntry(
             data,
             players=players,
-            playing=state.still_in,
+            playing=playing,
             most=page.hands.rules.max_deal_number,
             game=page.game,
-            initial={"deal": number, "dealer": state.next_dealer or "", "set_version": page.game_set.version},
+            initial=initial,
         )
     assert page.grid is not None
-    return DealEntry(
-        data,
-        players=players,
-        initial={"deal": number, "dealer": page.grid.upcoming.dealer, "set_version": page.game_set.version},
-    )
+    return DealEntry(data, players=players, initial=initial)
 
 
 def _page(request, token: str, key: TableKey, *, status: int = 200, **extra: Any) -> HttpResponse:
@@ -186,6 +184,10 @@ def _page(request, token: str, key: TableKey, *, status: int = 200, **extra: Any
             {"name": name, "form": form, "before": before, "left": left}
             for name, form, before, left in hand_lines(page.hands, entry)
         ]
+        if page.due is not None and page.due.before is not None:
+            # After the set: each player's total and buy-ins left once the hands entered before are.
+            for line in lines:
+                line["before"], line["left"] = page.due.before.get(line["name"], (0, 0))
     else:
         lines = (
             [{"seat": seat, "name": name, "form": form} for seat, (name, form) in enumerate(entry.lines, 1)]
@@ -204,6 +206,8 @@ def _page(request, token: str, key: TableKey, *, status: int = 200, **extra: Any
         "lines": lines,
         "live_reset": live_reset(page.hands) if page.hands is not None else None,
         "seats": page.seats,
+        # The deal due, its dealer and contract (after the set: once those entered are).
+        "due_row": page.due or (page.grid.upcoming if page.grid is not None else None),
         "device": device,
         # A fresh key for each deal the page offers: the same deal sent again is saved once.
         "idempotency_key": secrets.token_urlsafe(18),
@@ -363,6 +367,39 @@ def _decide(request, token: str, key: TableKey, entry_id: int, *, rejecting: boo
             request, token, key, ok=False, message=" ".join(exc.messages), status=refusal_status(exc)
         )
     return _answer(request, token, key, ok=True, message=message, status_text=saved.get_status_display())
+
+
+@require_POST
+@token_view
+def confirm_set(request, token: str, *, key: TableKey):
+    """After the set (issue 23): two seats, each with the code of its own seat slip, confirm every deal
+    the table entered, on this one device. A wrong or missing code is a wrong try of the address."""
+    game = key.table.round.event.game
+    seats = [(request.POST.get(f"seat_{n}"), request.POST.get(f"seat_code_{n}", "")) for n in (1, 2)]
+    try:
+        outcome = _with_seat_code(
+            request,
+            lambda: service.self_entry_confirm_set(
+                key=key, device=_device(request), seats=seats, entered=request.POST.get("entered")
+            ),
+        )
+    except Locked as locked:
+        return _locked(request, token, key, locked.wait)
+    except ValidationError as exc:
+        return _answer(
+            request, token, key, ok=False, message=" ".join(exc.messages), status=refusal_status(exc)
+        )
+    word = game.deal_word
+    said = []
+    if outcome.recorded:
+        numbers = ", ".join(str(entry.number) for entry in outcome.recorded)
+        said.append(f"{word.capitalize()}s {numbers} confirmed and recorded.")
+    if outcome.queued:
+        first = outcome.queued[0]
+        numbers = ", ".join(str(entry.number) for entry in outcome.queued)
+        why = f"{word} {first.number}: {first.queue_reason}"
+        said.append(f"{word.capitalize()}s {numbers} wait for the director ({why}).")
+    return _answer(request, token, key, ok=True, message=" ".join(said))
 
 
 def _locked(request, token: str, key: TableKey, wait: int) -> HttpResponse:
