@@ -190,12 +190,15 @@ class StandingsSheet:
 @dataclass(frozen=True)
 class PrintedCode:
     """What a printed sheet shows beside its table number: the QR code (an <img>), its address, the
-    short code; and beside each player's name their seat's code (by seat position)."""
+    short code; and beside each player's name their seat's code (by seat position) — or, after the set
+    (`slips`, issue 23), each seat's code on a tear-off slip of its own, cut from the sheet's foot, so
+    no other seat sees it."""
 
     url: str
     image: str
     short_code: str
     seat_codes: Mapping[int, str] = field(default_factory=dict)
+    slips: bool = False
 
 
 # --- pure builders ------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from django.conf import settings
 from django.utils.html import format_html
 
-from ..models import Seat, Table
+from ..models import Event, Seat, Table
 from ..selectors.self_entry import phone_path
 from ..self_entry_codes import seat_code_for, short_code_for, shown_short_code
 from ..services.self_entry import table_keys_ensure
@@ -42,6 +42,9 @@ def sheet_codes(*, tables: Iterable[Table], base_url: str | None = None, user=No
     for table_id, position in Seat.objects.filter(table_id__in=keys).values_list("table_id", "position"):
         positions.setdefault(table_id, []).append(position)
     codes = {}
+    # After the set (issue 23) the seat codes prove the seats: each on its own tear-off slip.
+    events = {key.table.round.event_id: key.table.round.event for key in keys.values()}
+    slips = {pk: event.self_entry == Event.SelfEntry.AFTER for pk, event in events.items()}
     for key in keys.values():
         url = base + phone_path(key)
         short_code = shown_short_code(short_code_for(key.selector))
@@ -49,6 +52,10 @@ def sheet_codes(*, tables: Iterable[Table], base_url: str | None = None, user=No
             position: seat_code_for(key.selector, position) for position in positions.get(key.table_id, [])
         }
         codes[key.table.number] = PrintedCode(
-            url=url, image=qr_image(url), short_code=short_code, seat_codes=seats
+            url=url,
+            image=qr_image(url),
+            short_code=short_code,
+            seat_codes=seats,
+            slips=slips[key.table.round.event_id],
         )
     return codes
