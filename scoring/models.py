@@ -731,8 +731,10 @@ class SelfEntryDeal(models.Model):
         ordering = ["game_set", "entered_at", "pk"]
         constraints = [
             models.UniqueConstraint(fields=["game_set", "idempotency_key"], name="selfentry_sent_once"),
+            # A set's deals run to 9, a game's hands further (a British game's tenth hand onward is
+            # entered at the table too, after the set as well): the database's bound is a deal's.
             models.CheckConstraint(
-                condition=Q(number__gte=1) & Q(number__lte=9), name="selfentry_number_1_to_9"
+                condition=Q(number__gte=1) & Q(number__lte=MAX_DEAL_NUMBER), name="selfentry_number_in_range"
             ),
         ]
 

@@ -163,7 +163,7 @@ def test_a_british_game_is_entered_after_play_and_confirmed_by_two_seat_slips(
     desk = Client(REMOTE_ADDR="10.7.0.1")
     desk.get(support.phone_url(token))
 
-    def hand(number: int, out: str, lines: dict[int, dict[str, Any]]) -> dict[str, Any]:
+    def hand(number: int, out: str, lines: dict[int, dict[str, Any]], game=game) -> dict[str, Any]:
         data = {
             "deal": number,
             "out": out,
@@ -196,6 +196,17 @@ def test_a_british_game_is_entered_after_play_and_confirmed_by_two_seat_slips(
     assert next(seat for seat in british_game_page(game).seats if seat.player == "Bob").total == 95
     audit = AuditEntry.objects.filter(action="kalooki.hand.recorded").order_by("pk").last()
     assert "entered by seat 1 (Ann)" in audit.reason and "seats 2 (Bob) and 3 (Cy)" in audit.reason
+    # A game runs past nine hands: another table enters ten, then confirms them all.
+    other = make_table(game.table.round, ("Dee", "Eve", "Fay"), number=2)
+    token = support.table_token(other)
+    desk.get(support.phone_url(token))
+    send = support.phone_url(token, "self_entry_enter")
+    for number in range(1, 11):
+        form = hand(number, "Dee", {2: {"penalty": 2}, 3: {"penalty": 3}}, game=other)
+        assert desk.post(send, form, **JSON).json()["ok"], number
+    answer = confirm_set(desk, token, (3, support.seat_code(other, 3)), (1, support.seat_code(other, 1)))
+    assert answer.json()["message"] == f"Hands {', '.join(map(str, range(1, 11)))} confirmed and recorded."
+    assert next(seat for seat in british_game_page(other).seats if seat.player == "Fay").total == 30
 
 
 def test_the_printed_sheet_puts_each_seat_code_on_a_tear_off_slip(game_set, event, director):
