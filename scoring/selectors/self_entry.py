@@ -300,6 +300,10 @@ def _game_over(page: GamePage) -> str:
     return f"The game is over: {page.state.winner or 'no one'} is the last player in."
 
 
+# The table's latest entries a phone page reads (after the set, every entry waiting besides).
+SHOWN = 30
+
+
 def phone_page(key: TableKey) -> PhonePage:
     """What a table's phone shows: the set's grid and the deal due, or the game's hands and the hand
     due, and the table's entries."""
@@ -322,14 +326,34 @@ def phone_page(key: TableKey) -> PhonePage:
         seats = [PhoneSeat(seat.position, seat.player, seat.first_dealer) for seat in grid.players]
         due = grid.upcoming
         finished = "All nine deals are recorded."
-    rows = list(SelfEntryDeal.objects.filter(game_set=game_set).order_by("-entered_at", "-pk")[:30])
+    entries_of_set = SelfEntryDeal.objects.filter(game_set=game_set).order_by("-entered_at", "-pk")
+    rows = list(entries_of_set[:SHOWN])
     after = event.self_entry == Event.SelfEntry.AFTER
+    if after:
+        # After the set every entry waiting is shown and confirmed, however long the game: the page's
+        # stamp of them is what confirming checks.
+        shown = {row.pk for row in rows}
+        waiting = entries_of_set.filter(status=SelfEntryDeal.Status.WAITING)
+        rows += [row for row in waiting if row.pk not in shown]
     entered = [row.data for row in rows if row.status == SelfEntryDeal.Status.WAITING] if after else []
     entered_due = None
+    entered_resets: dict[int, dict[str, int]] | None = None
     if entered:
         if not seat_rows:
             seat_rows, deal_rows = seats_of(game_set), deals_of(game_set)
-        entered_due = _entered_due(game, game_set, grid, seat_rows, deal_rows, entered)
+        sheet = sheet_with_entered(game_set, seat_rows, deal_rows, entered)
+        entered_due = _entered_due(game, game_set, grid, sheet, entered)
+        if game.of_hands:
+            # A buy-in's reset as it will be computed, from the hands entered before it.
+            entered_resets = {
+                row["deal"]: {
+                    name: line["reset_to"]
+                    for name, line in (row.get("results") or {}).items()
+                    if line.get("buy_in") and line.get("reset_to") is not None
+                }
+                for row in sheet["deals"]
+                if not row.get("void")
+            }
         due = entered_due
     closed = ""
     if key.retired_at is not None:
@@ -345,9 +369,11 @@ def phone_page(key: TableKey) -> PhonePage:
         _phone_entry(
             entry,
             names,
-            _resets(entry, game_set, seat_rows, deal_rows)
-            if hands is not None and entry.status == SelfEntryDeal.Status.WAITING
-            else None,
+            None
+            if hands is None or entry.status != SelfEntryDeal.Status.WAITING
+            else entered_resets.get(entry.number, {})
+            if entered_resets is not None
+            else _resets(entry, game_set, seat_rows, deal_rows),
         )
         for entry in rows
     ]
@@ -371,10 +397,10 @@ def phone_page(key: TableKey) -> PhonePage:
     )
 
 
-def _entered_due(game, game_set: GameSet, grid, seats: list, deals: list, entered: list) -> EnteredDue | None:
-    """After the set: the deal or hand due once the `entered` ones (not confirmed yet) are, or None when
-    the set or game would be complete with them. No query."""
-    sheet = sheet_with_entered(game_set, seats, deals, entered)
+def _entered_due(game, game_set: GameSet, grid, sheet: dict, entered: list) -> EnteredDue | None:
+    """After the set: the deal or hand due once the `entered` ones (not confirmed yet) are — `sheet`
+    holds them among the recorded ones (`sheet_with_entered`) — or None when the set or game would be
+    complete with them. No query."""
     if game.of_hands:
         state = game.state(sheet)
         if state.over or state.next_hand is None:

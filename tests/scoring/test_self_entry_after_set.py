@@ -184,6 +184,8 @@ def test_a_british_game_is_entered_after_play_and_confirmed_by_two_seat_slips(
     second = hand(2, "Cy", {1: {"penalty": 30}, 2: {"penalty": 50, "buy_in": "on"}})
     assert desk.post(send, second, **JSON).json()["ok"]
     assert not Deal.objects.exists()
+    # Bob's reset is shown as it will be computed, from hand 1 as entered: Cy's 95 (B7).
+    assert "resets to <strong>95</strong>" in desk.get(support.phone_url(token)).content.decode()
     assert (
         confirm_set(desk, token, (2, support.seat_code(game, 2)), (2, support.seat_code(game, 2))).status_code
         == 400
@@ -237,3 +239,20 @@ def test_the_phone_page_reads_as_many_queries_whatever_was_entered_before_it(gam
     with CaptureQueriesContext(connection) as three:
         assert phone_page(key).next_number == 4
     assert len(three) == len(two)
+
+
+def test_every_entry_waiting_is_shown_and_confirmed_however_many_the_page_reads(
+    game_set, entered, monkeypatch
+):
+    from scoring.selectors import self_entry as selectors
+
+    token, desk = entered
+    # A page that reads only the latest entry still shows both waiting, so its stamp is the set's.
+    monkeypatch.setattr(selectors, "SHOWN", 1)
+    page = desk.get(support.phone_url(token)).content.decode()
+    assert "Confirm the set (2 deals)" in page and "Send deal 3" in page
+    stamp = page.split('name="entered" value="', 1)[1].split('"', 1)[0]
+    codes = {"seat_1": 2, "seat_code_1": support.seat_code(game_set, 2), "entered": stamp}
+    codes |= {"seat_2": 4, "seat_code_2": support.seat_code(game_set, 4)}
+    assert desk.post(support.phone_url(token, "self_entry_set"), codes, **JSON).json()["ok"]
+    assert Deal.objects.count() == 2
