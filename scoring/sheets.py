@@ -20,6 +20,9 @@ from adjudication.engine.validator import validate_data
 from .games import Game, game_of
 from .models import Deal, DealResult, GameSet, Seat
 
+# Every player by their own name (a page for directors, a service's sheet).
+NO_NAMES: Mapping[int, str] = {}
+
 
 def seats_of(game_set: GameSet) -> list[Seat]:
     return list(
@@ -63,20 +66,23 @@ def with_results(deal: Deal, results: Sequence[DealResult]) -> Deal:
     return deal
 
 
-def deal_as_data(deal: Deal, names_by_position: Mapping[int, str], game: Game) -> dict[str, Any]:
+def deal_as_data(
+    deal: Deal, names_by_position: Mapping[int, str], game: Game, shown: Mapping[int, str] = NO_NAMES
+) -> dict[str, Any]:
     """One deal in the `deals[]` shape of `kalooki-sheet/1` (results keyed by player name), with the
-    fields `game` writes (a set's deal: calls and `doubled`; a game's hand: `kalookie`, buy-ins)."""
+    fields `game` writes (a set's deal: calls and `doubled`; a game's hand: `kalookie`, buy-ins).
+    `shown`: {entry id: the name a public page shows instead} (see `sheet_from_rows`)."""
     data: dict[str, Any] = {"deal": deal.number}
     if deal.dealer is not None and deal.dealer in names_by_position:
         data["dealer"] = names_by_position[deal.dealer]
     if deal.void:
         data["void"] = True
-    data["out"] = deal.out.player.name if deal.out_id else None
+    data["out"] = shown.get(deal.out_id, deal.out.player.name) if deal.out_id else None
     marked = getattr(deal, game.mark) if game.mark else False
     if game.mark:
         data[game.mark] = marked
-    results = sorted(deal.results.all(), key=lambda result: result.entry.player.name)
-    data["results"] = {result.entry.player.name: game.line_data(result) for result in results}
+    lines = {shown.get(result.entry_id, result.entry.player.name): result for result in deal.results.all()}
+    data["results"] = {name: game.line_data(lines[name]) for name in sorted(lines)}
     if deal.void and not data["results"] and data["out"] is None and not marked:
         data = {key: value for key, value in data.items() if key in ("deal", "dealer", "void")}
     return data
@@ -91,11 +97,16 @@ def sheet_for_set(game_set: GameSet) -> dict[str, Any]:
     return sheet_from_rows(game_set, seats_of(game_set), deals_of(game_set))
 
 
-def sheet_from_rows(game_set: GameSet, seats: Sequence[Seat], deals: Sequence[Deal]) -> dict[str, Any]:
-    """`sheet_for_set` from seats and deals already read (results prefetched): no query."""
+def sheet_from_rows(
+    game_set: GameSet, seats: Sequence[Seat], deals: Sequence[Deal], shown: Mapping[int, str] = NO_NAMES
+) -> dict[str, Any]:
+    """`sheet_for_set` from seats and deals already read (results prefetched): no query.
+
+    `shown`: {entry id: name} for the players a public page shows by another name ("Player 7", issue
+    26): the sheet names them so, and the engine's findings, dealers and finishing order follow."""
     table = game_set.table
     event = table.round.event
-    names = {seat.position: seat.entry.player.name for seat in seats}
+    names = {seat.position: shown.get(seat.entry_id, seat.entry.player.name) for seat in seats}
     sheet: dict[str, Any] = {"format": SHEET_FORMAT, "ruleset": event.ruleset_preset}
     if event.rules_overrides:
         sheet["rules"] = event.rules_overrides
@@ -104,8 +115,8 @@ def sheet_from_rows(game_set: GameSet, seats: Sequence[Seat], deals: Sequence[De
         sheet["first_dealer"] = names[table.first_dealer]
     substitutes = [
         {
-            "seat": seat.entry.player.name,
-            "player": seat.substitute.player.name,
+            "seat": names[seat.position],
+            "player": shown.get(seat.substitute_id, seat.substitute.player.name),
             "from_deal": seat.substitute_from,
         }
         for seat in seats
@@ -114,7 +125,7 @@ def sheet_from_rows(game_set: GameSet, seats: Sequence[Seat], deals: Sequence[De
     if substitutes:
         sheet["substitutes"] = substitutes
     game = game_of(event)
-    sheet["deals"] = [deal_as_data(deal, names, game) for deal in deals]
+    sheet["deals"] = [deal_as_data(deal, names, game, shown) for deal in deals]
     # What the app computes (a buy-in's reset value) is not stored: it follows the hands as they stand.
     return game.with_computed(sheet)
 

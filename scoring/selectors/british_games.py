@@ -18,6 +18,7 @@ from adjudication.engine.validator import validate
 from ..games import GameOfHands, GameState, Placing, game_of
 from ..models import Deal, GameSet, Seat
 from ..sheets import deals_of, seats_of, sheet_from_rows
+from .door import EVERY_NAME, ShownNames
 
 __all__ = [
     "GameCell",
@@ -120,9 +121,11 @@ class GamePage:
         return next((row for row in self.rows if row.sequence == sequence), None)
 
 
-def british_sheet_of(game_set: GameSet, seats: Sequence[Seat], deals: Sequence[Deal]) -> Any:
-    """The game's rows read by the engine (the event plays a game of hands)."""
-    return game_of_set(game_set).sheet(sheet_from_rows(game_set, seats, deals))
+def british_sheet_of(
+    game_set: GameSet, seats: Sequence[Seat], deals: Sequence[Deal], shown: ShownNames = EVERY_NAME
+) -> Any:
+    """The game's rows read by the engine (the event plays a game of hands), `shown` names in place."""
+    return game_of_set(game_set).sheet(sheet_from_rows(game_set, seats, deals, shown))
 
 
 def game_of_set(game_set: GameSet) -> GameOfHands:
@@ -138,7 +141,7 @@ def game_so_far(game_set: GameSet, seats: Sequence[Seat], deals: Sequence[Deal])
 
 
 def _rows(
-    game: GameOfHands, sheet: Any, deals: Sequence[Deal], findings: Sequence[Finding]
+    game: GameOfHands, sheet: Any, deals: Sequence[Deal], findings: Sequence[Finding], shown: ShownNames
 ) -> tuple[GameRow, ...]:
     """Each hand's cells with the running totals as the game had them: a British game's penalties with
     its buy-ins' resets (B7) and who went over the limit; a North American game's winners collecting
@@ -150,7 +153,10 @@ def _rows(
     wrong = sorted({finding.deal for finding in findings if finding.is_error and finding.deal is not None})
     for deal, hand in zip(deals, sheet.deals, strict=True):
         cells = []
-        typed = {result.entry.player.name: result.reset_to for result in deal.results.all()}
+        typed = {
+            shown.of(result.entry_id, result.entry.player.name): result.reset_to
+            for result in deal.results.all()
+        }
         collected = None
         if game.collects and not hand.void and hand.out in hand.results:
             winner = hand.results[hand.out]
@@ -213,25 +219,30 @@ def _rows(
     return tuple(rows)
 
 
-def british_game_page(game_set: GameSet) -> GamePage:
-    """The game as its pages and sheets show it. Three queries."""
+def british_game_page(game_set: GameSet, shown: ShownNames = EVERY_NAME) -> GamePage:
+    """The game as its pages and sheets show it. Three queries. `shown`: the players a public page
+    names "Player <entry number>" (issue 26): every name on the page follows the sheet's."""
     game_set = GameSet.objects.select_related("table__round__event").get(pk=game_set.pk)
-    return game_page_from_rows(game_set, seats_of(game_set), deals_of(game_set))
+    return game_page_from_rows(game_set, seats_of(game_set), deals_of(game_set), shown)
 
 
-def game_page_from_rows(game_set: GameSet, seats: Sequence[Seat], deals: Sequence[Deal]) -> GamePage:
+def game_page_from_rows(
+    game_set: GameSet, seats: Sequence[Seat], deals: Sequence[Deal], shown: ShownNames = EVERY_NAME
+) -> GamePage:
     """`british_game_page` from rows already read (seats with their players, hands with their results):
     no query."""
     game = game_of_set(game_set)
-    sheet = british_sheet_of(game_set, seats, deals)
+    sheet = british_sheet_of(game_set, seats, deals, shown)
     state = game.engine_state(sheet)
-    by_name = {seat.entry.player.name: seat for seat in seats}
+    by_name = {shown.of(seat.entry_id, seat.entry.player.name): seat for seat in seats}
     game_seats = tuple(
         GameSeat(
             position=by_name[player.name].position,
             player=player.name,
             club=by_name[player.name].entry.player.club,
-            substitute=by_name[player.name].substitute.player.name
+            substitute=shown.of(
+                by_name[player.name].substitute_id, by_name[player.name].substitute.player.name
+            )
             if by_name[player.name].substitute_id
             else None,
             total=player.total,
@@ -248,7 +259,7 @@ def game_page_from_rows(game_set: GameSet, seats: Sequence[Seat], deals: Sequenc
         game=game,
         rules=sheet.rules,
         seats=game_seats,
-        rows=_rows(game, sheet, deals, findings),
+        rows=_rows(game, sheet, deals, findings, shown),
         state=state,
         findings=findings,
         order=game.order(sheet, verified=verified) if state.hands else (),

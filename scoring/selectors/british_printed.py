@@ -19,6 +19,7 @@ from ..models import Deal, DealResult, Seat, Table
 from ..printing.pdf_data import EventHeader, SheetPlayer, StandingsSheet, standings_from_rows
 from .british_games import GamePage, game_page_from_rows
 from .british_standings import british_standings
+from .door import masked_rows, public_names
 from .printed import event_header
 from .standings_scope import standings_scope
 
@@ -167,11 +168,12 @@ def british_standings_sheet(
     event, *, round_number: int | None = None, provisional: bool = False
 ) -> StandingsSheet:
     """A British event's standings as printed (placement points or knock-out rows)."""
-    rows = british_standings(event, round_number=round_number, provisional=provisional)
+    rows = british_standings(event, round_number=round_number, provisional=provisional, with_ids=True)
     scope = standings_scope(event, round_number=round_number, provisional=provisional)
     return standings_from_rows(
         event=event_header(event),
-        rows=rows,
+        # Printed lists are public: a player without consent is "Player <entry number>" (issue 26).
+        rows=masked_rows(rows, public_names(event)),
         round_number=round_number,
         provisional=provisional,
         knockout=event.is_knockout,

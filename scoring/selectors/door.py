@@ -8,6 +8,7 @@ appear by name.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
@@ -110,26 +111,73 @@ def check_in_list(event: Event, rows: list[DoorRow] | None = None) -> CheckInLis
     )
 
 
-def public_names(event: Event) -> dict[int, str]:
-    """{entry id: "Player <entry number>"} for the players who do not consent to appear by name on
-    public lists (issue 26, item 5). One query; empty when everyone consents."""
+class ShownNames(dict):
+    """{entry id: shown name} for the players who do not consent to appear by name on public lists
+    (issue 26, item 5), and `real`: {their real name: shown name}, which `text` applies to free text (a
+    finding's message, a ruling's reason, an audit entry's values). Empty: every name is shown."""
+
+    def __init__(self, shown=(), real=None):
+        super().__init__(shown)
+        self.real = dict(real or {})
+        self._pattern = None
+
+    def of(self, entry_id: int | None, name: str) -> str:
+        """The name to show for the entry `entry_id`, whose player is `name`."""
+        return self.get(entry_id, name)
+
+    def text(self, text):
+        """`text` with every real name of `real` (whole words, as typed) replaced by its shown name; a
+        list's or tuple's strings each so (an audit entry's list of players); anything else as it is."""
+        if isinstance(text, list | tuple):
+            return type(text)(self.text(item) for item in text)
+        if not self.real or not isinstance(text, str) or not text:
+            return text
+        if self._pattern is None:
+            names = sorted(self.real, key=len, reverse=True)
+            self._pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, names)) + r")(?!\w)")
+        return self._pattern.sub(lambda found: self.real[found.group(0)], text)
+
+
+# Every player by their own name: a director's page.
+EVERY_NAME = ShownNames()
+
+
+def shown_ruling(ruling, shown: ShownNames):
+    """`ruling` (its entry and player read) with `ruling.shown`: the words a public page prints of it
+    (parts/_ruling.html, the ruling's page) — its player, reason, appeal and decision with the names
+    `shown` gives (issue 26). The ruling itself is not changed."""
+    ruling.shown = {
+        "player": shown.of(ruling.entry_id, ruling.entry.player.name),
+        **{
+            field: shown.text(getattr(ruling, field))
+            for field in ("reason", "appeal_reason", "decision_reason")
+        },
+    }
+    return ruling
+
+
+def public_names(event: Event) -> ShownNames:
+    """ "Player <entry number>" for each player of the event who does not consent to appear by name on
+    public lists (issue 26, item 5), by entry id and by real name. One query; empty when everyone
+    consents."""
     return public_names_of([event])
 
 
-def public_names_of(events: list[Event]) -> dict[int, str]:
+def public_names_of(events: list[Event]) -> ShownNames:
     """`public_names` of several events at once (each entry numbered in its own event). One query."""
     rows = (
         Entry.objects.filter(event__in=events)
         .order_by("event_id", "pk")
-        .values_list("event_id", "pk", "player__details__consent_public")
+        .values_list("event_id", "pk", "player__name", "player__details__consent_public")
     )
-    names: dict[int, str] = {}
+    shown: dict[int, str] = {}
+    real: dict[str, str] = {}
     numbers: dict[int, int] = {}
-    for event_id, pk, consent in rows:
+    for event_id, pk, name, consent in rows:
         numbers[event_id] = numbers.get(event_id, 0) + 1
         if consent is False:
-            names[pk] = f"Player {numbers[event_id]}"
-    return names
+            shown[pk] = real[name] = f"Player {numbers[event_id]}"
+    return ShownNames(shown, real)
 
 
 def masked_rows(rows: list[dict], names: dict[int, str], *, key: str = "player") -> list[dict]:

@@ -19,6 +19,7 @@ from adjudication.models import Ruling
 from ..models import Deal, DealResult, Entry, Event, GameSet, Player, Seat
 from .british_games import GameCell, GamePage, GameRow, game_page_from_rows
 from .british_standings import placement_points
+from .door import EVERY_NAME, ShownNames, shown_ruling
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,7 @@ class PlayerHistory:
     total: int
 
 
-def _played_deal(result: DealResult, *, running: int, went_out: bool) -> PlayedDeal:
+def _played_deal(result: DealResult, *, running: int, went_out: bool, shown: ShownNames) -> PlayedDeal:
     deal = result.deal
     return PlayedDeal(
         number=deal.number,
@@ -92,7 +93,7 @@ def _played_deal(result: DealResult, *, running: int, went_out: bool) -> PlayedD
         overcall=result.overcall,
         contract_error=result.contract_error,
         other_points=result.other_points,
-        other_reason=result.other_reason,
+        other_reason=shown.text(result.other_reason),  # a ruling's reason may name a player (issue 26)
     )
 
 
@@ -101,8 +102,9 @@ def _entry_of(event: Event, player: Player | Entry) -> Entry:
     return Entry.objects.select_related("player").get(**entry_filter)
 
 
-def player_history(event: Event, player: Player | Entry) -> PlayerHistory:
-    """Every set and deal a player played in an event, their rulings and running totals. 5 queries."""
+def player_history(event: Event, player: Player | Entry, shown: ShownNames = EVERY_NAME) -> PlayerHistory:
+    """Every set and deal a player played in an event, their rulings and running totals. 5 queries.
+    `shown`: the names a public page shows instead (issue 26), in the rulings' texts."""
     entry = _entry_of(event, player)
     seats = list(
         # A round seated but not published is its directors' alone: not on the player's page yet.
@@ -115,11 +117,12 @@ def player_history(event: Event, player: Player | Entry) -> PlayerHistory:
         .select_related("deal")
         .order_by("deal__game_set_id", "deal__sequence")
     )
-    rulings = list(
-        Ruling.objects.filter(entry=entry)
-        .select_related("deal__game_set__table__round", "issued_by", "decided_by")
+    rulings = [
+        shown_ruling(ruling, shown) if shown else ruling
+        for ruling in Ruling.objects.filter(entry=entry)
+        .select_related("entry__player", "deal__game_set__table__round", "issued_by", "decided_by")
         .order_by("issued_at", "pk")
-    )
+    ]
     set_ids = [seat.table.game_set.pk for seat in seats]
     totals = (
         DealResult.objects.filter(deal__game_set_id__in=set_ids, deal__void=False)
@@ -147,7 +150,7 @@ def player_history(event: Event, player: Player | Entry) -> PlayerHistory:
                 running += result.penalty
                 overall += result.penalty
                 chart.append(ChartPoint(f"R{number} D{deal.number}", number, deal.number, overall))
-            deals.append(_played_deal(result, running=running, went_out=deal.out_id == entry.pk))
+            deals.append(_played_deal(result, running=running, went_out=deal.out_id == entry.pk, shown=shown))
         scored = sum(1 for row in deals if not row.void)
         complete = game_set.is_verified or scored >= DEALS_PER_SET
         sets.append(
@@ -340,13 +343,14 @@ def _played_game(event: Event, seat: Seat, page: GamePage, name: str) -> PlayedG
     )
 
 
-def player_games(event: Event, player: Player | Entry) -> PlayerGames:
+def player_games(event: Event, player: Player | Entry, shown: ShownNames = EVERY_NAME) -> PlayerGames:
     """Every game of hands a player sat in, hand by hand as each game had it, their place and points in
     each, and their rulings. Five queries whatever the event's size (four when the game has no rulings):
     the entry, their seats, the seats of those tables, the hands, the hands' results — then each game
-    is read by `game_page_from_rows`, which follows the game (buy-ins, who is out, the finishing order)."""
+    is read by `game_page_from_rows`, which follows the game (buy-ins, who is out, the finishing order).
+    `shown`: the players a public page names "Player <entry number>" (issue 26), this one included."""
     entry = _entry_of(event, player)
-    name = entry.player.name
+    name = shown.of(entry.pk, entry.player.name)
     seats = [
         seat
         for seat in Seat.objects.filter(entry=entry, round__published_at__isnull=False)
@@ -371,11 +375,12 @@ def player_games(event: Event, player: Player | Entry) -> PlayerGames:
     ):
         hands[deal.game_set_id].append(deal)
     rulings = (
-        list(
-            Ruling.objects.filter(entry=entry)
-            .select_related("deal__game_set__table__round", "issued_by", "decided_by")
+        [
+            shown_ruling(ruling, shown) if shown else ruling
+            for ruling in Ruling.objects.filter(entry=entry)
+            .select_related("entry__player", "deal__game_set__table__round", "issued_by", "decided_by")
             .order_by("issued_at", "pk")
-        )
+        ]
         if event.game.rulings
         else []
     )
@@ -383,7 +388,7 @@ def player_games(event: Event, player: Player | Entry) -> PlayerGames:
     chart = []
     for seat in seats:
         game_set = seat.table.game_set
-        page = game_page_from_rows(game_set, at_table[seat.table_id], hands[game_set.pk])
+        page = game_page_from_rows(game_set, at_table[seat.table_id], hands[game_set.pk], shown)
         played = _played_game(event, seat, page, name)
         games.append(played)
         chart.extend(

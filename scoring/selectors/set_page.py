@@ -21,6 +21,7 @@ from adjudication.models import Ruling
 from ..deal_input import penalty_of, read_typed
 from ..models import Deal, DealResult, Event, GameSet, Round, Seat, Table
 from ..sheets import deals_of, findings_for_set, seats_of, sheet_from_rows
+from .door import EVERY_NAME, ShownNames, shown_ruling
 
 
 @dataclass(frozen=True)
@@ -175,10 +176,12 @@ def _deal_header(number: int, rules: RuleSet) -> dict[str, Any]:
     }
 
 
-def _cell(seat: Seat, deal: Deal, result: DealResult | None, running: int, **marks: Any) -> GridCell:
-    name = seat.entry.player.name
+def _cell(
+    seat: Seat, deal: Deal, result: DealResult | None, running: int, shown: ShownNames, **marks: Any
+) -> GridCell:
+    name = shown.of(seat.entry_id, seat.entry.player.name)
     substitute = (
-        seat.substitute.player.name
+        shown.of(seat.substitute_id, seat.substitute.player.name)
         if seat.substitute_id and deal.number >= (seat.substitute_from or 10)
         else None
     )
@@ -195,9 +198,10 @@ def _cell(seat: Seat, deal: Deal, result: DealResult | None, running: int, **mar
                 "overcall",
                 "contract_error",
                 "other_points",
-                "other_reason",
             )
         }
+        # A ruling's points come with its reason, which may name a player (issue 26).
+        values["other_reason"] = shown.text(result.other_reason)
     return GridCell(
         entry_id=seat.entry_id,
         player=name,
@@ -210,8 +214,11 @@ def _cell(seat: Seat, deal: Deal, result: DealResult | None, running: int, **mar
     )
 
 
-def set_grid(game_set: GameSet) -> SetPage:
+def set_grid(game_set: GameSet, shown: ShownNames = EVERY_NAME) -> SetPage:
     """Everything the table page shows for one set. Five queries whatever the event size.
+
+    `shown`: the players a public page shows as "Player <entry number>" (issue 26, `public_names`):
+    their cells, the dealer and who went out, the findings' words and the rulings name them so.
 
     Rows: the deals in playing order, with a placeholder for each deal still to play at its number's
     place (so deals 2 and 3 recorded show deal 1 due before them). Findings are placed on
@@ -230,7 +237,7 @@ def set_grid(game_set: GameSet) -> SetPage:
         .select_related("entry__player", "issued_by", "decided_by")
         .order_by("issued_at", "pk")
     )
-    sheet = sheet_from_rows(game_set, seats, deals)
+    sheet = sheet_from_rows(game_set, seats, deals, shown)
     findings = findings_for_set(game_set, sheet=sheet)
     cell_findings, row_findings, set_findings = _findings_index(findings, deals)
     rulings_by = defaultdict(list)
@@ -240,7 +247,10 @@ def set_grid(game_set: GameSet) -> SetPage:
         if ruling.deal_id in deal_of:
             ruling.deal = deal_of[ruling.deal_id]
         rulings_by[(ruling.deal_id, ruling.entry_id)].append(ruling)
-    names = {seat.position: seat.entry.player.name for seat in seats}
+        if shown:
+            shown_ruling(ruling, shown)
+    names = {seat.position: shown.of(seat.entry_id, seat.entry.player.name) for seat in seats}
+    by_entry = {seat.entry_id: names[seat.position] for seat in seats}
     played = [(deal.number, deal.void) for deal in deals]
     # The deals still to play, each at its number's place in playing order (a deleted deal is due again).
     scored_numbers = {number for number, void in played if not void}
@@ -265,7 +275,8 @@ def set_grid(game_set: GameSet) -> SetPage:
                     deal,
                     result,
                     running[seat.entry_id],
-                    findings=cell_findings.get((index, seat.entry.player.name), []),
+                    shown,
+                    findings=cell_findings.get((index, by_entry[seat.entry_id]), []),
                     rulings=rulings_by.get((deal.pk, seat.entry_id), []),
                 )
             )
@@ -279,7 +290,7 @@ def set_grid(game_set: GameSet) -> SetPage:
                 cells=cells,
                 deal=deal,
                 void=deal.void,
-                out=deal.out.player.name if deal.out_id else None,
+                out=shown.of(deal.out_id, deal.out.player.name) if deal.out_id else None,
                 doubled=deal.doubled,
                 version=deal.version,
                 findings=row_findings.get(index, []),
@@ -295,13 +306,13 @@ def set_grid(game_set: GameSet) -> SetPage:
             sequence=position,
             dealer=names.get(expected),
             dealer_expected=names.get(expected),
-            cells=[GridCell(entry_id=seat.entry_id, player=seat.entry.player.name) for seat in seats],
+            cells=[GridCell(entry_id=seat.entry_id, player=by_entry[seat.entry_id]) for seat in seats],
             placeholder=True,
         )
         rows.insert(position - 1, row)
     scored = [deal for deal in deals if not deal.void]
     next_number = next_deal_number(played)
-    totals = [PlayerTotal(seat.entry_id, seat.entry.player.name, running[seat.entry_id]) for seat in seats]
+    totals = [PlayerTotal(seat.entry_id, by_entry[seat.entry_id], running[seat.entry_id]) for seat in seats]
     complete = len(scored) >= DEALS_PER_SET
     lowest = min((row.total for row in totals), default=None)
     errors = sum(1 for finding in findings if finding.is_error)
@@ -315,9 +326,11 @@ def set_grid(game_set: GameSet) -> SetPage:
             SeatedPlayer(
                 position=seat.position,
                 entry_id=seat.entry_id,
-                player=seat.entry.player.name,
+                player=by_entry[seat.entry_id],
                 club=seat.entry.player.club,
-                substitute=seat.substitute.player.name if seat.substitute_id else None,
+                substitute=shown.of(seat.substitute_id, seat.substitute.player.name)
+                if seat.substitute_id
+                else None,
                 substitute_from=seat.substitute_from,
                 first_dealer=seat.position == table.first_dealer,
             )

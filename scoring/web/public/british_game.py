@@ -10,11 +10,13 @@ from django.shortcuts import render
 
 from ...models import Event, GameSet
 from ...selectors.british_games import british_game_page
+from ...selectors.door import ShownNames
 
 
-def public_game(request, event: Event, game_set: GameSet) -> HttpResponse:
-    """The public page of a British table (no login): the game hand by hand and its finishing order."""
-    page = british_game_page(game_set)
+def public_game(request, event: Event, game_set: GameSet, shown: ShownNames) -> HttpResponse:
+    """The public page of a British table (no login): the game hand by hand and its finishing order;
+    `shown`: the players it names "Player <entry number>" (issue 26)."""
+    page = british_game_page(game_set, shown)
     return render(
         request,
         "public/british_game.html",

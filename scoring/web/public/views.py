@@ -17,7 +17,7 @@ from ...charts import running_total_chart
 from ...exports import export_name
 from ...models import BackgroundJob, Entry, Event, GameSet
 from ...selectors import event_round_numbers
-from ...selectors.door import masked_rows, public_names
+from ...selectors.door import EVERY_NAME, ShownNames, masked_rows, public_names
 from ...selectors.players import player_games
 from ..filters import NameFilterForm, mark_matches
 from ..lookups import event_for, round_for, round_param, wants_provisional
@@ -42,10 +42,10 @@ def home(request):
     return render(request, "public/home.html", context)
 
 
-def shown_names(request, event: Event) -> dict[int, str]:
-    """{entry id: "Player <entry number>"} for the players without consent to public lists (issue 26);
-    empty for the event's directors, who see every name."""
-    return {} if user_directs(request, event) else public_names(event)
+def shown_names(request, event: Event) -> ShownNames:
+    """ "Player <entry number>" for the players without consent to public lists (issue 26); no one for
+    the event's directors, who see every name. One query (none for a director)."""
+    return EVERY_NAME if user_directs(request, event) else public_names(event)
 
 
 # --- standings ----------------------------------------------------------------------------------
@@ -239,9 +239,10 @@ class SetView(PublicTableView):
             table__round__number=kwargs["number"],
             table__number=kwargs["table"],
         )
+        shown = shown_names(request, self.event)
         if self.event.game.of_hands:
-            return british_game.public_game(request, self.event, game_set)
-        self.grid = selectors.set_grid(game_set)
+            return british_game.public_game(request, self.event, game_set, shown)
+        self.grid = selectors.set_grid(game_set, shown)
         return super().get(request, *args, **kwargs)
 
     @property
@@ -313,10 +314,11 @@ def player_view(request, slug: str, entry_id: int):
     of hands, each game's hands with its buy-ins and resets, where they finished and its points."""
     event = event_for(request, slug)
     entry = get_object_or_404(Entry, pk=entry_id, event=event)
-    history = (player_games if event.game.of_hands else selectors.player_history)(event, entry)
+    shown = shown_names(request, event)
+    history = (player_games if event.game.of_hands else selectors.player_history)(event, entry, shown)
     official = cached_standings(event, round_number=None, provisional=False)
     standing = next((row for row in official.rows if row.get("entry_id") == entry.pk), None)
-    name = shown_names(request, event).get(entry.pk, history.entry.player.name)
+    name = shown.of(entry.pk, history.entry.player.name)
     return render(
         request,
         "public/player.html",

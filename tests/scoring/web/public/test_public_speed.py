@@ -69,7 +69,7 @@ QUERIES = {
     "provisional": 5,
     "round": 6,  # + the round, its tables 1 and their players 1, consent 1
     "seating": 5,  # + the round, seats 1, consent 1
-    "table": 8,  # + the set, its grid 5
+    "table": 9,  # + the set, its grid 5, consent 1
     "player": 12,  # + the entry, history 5, standings 2 (for the place), consent 2 (standings, name)
     "projector": 7,  # + each round's table counts 1, the current round's tables 1, standings 2, consent 1
 }
