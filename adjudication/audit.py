@@ -6,7 +6,7 @@ Every service write ends with one `audit_record` call; an event archive's log co
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -206,13 +206,24 @@ def author(entry: AuditEntry) -> str:
     return ANONYMOUS_DIRECTOR if entry.username else ""
 
 
-def with_changes(entries) -> list[AuditEntry]:
-    """The entries as a list, each with `.changes` (see `audit_changes`) and `.author` (see `author`)
-    for adjudication/_history.html. Select the entries' users with them (one query)."""
+def with_changes(entries, shown: Callable[[Any], Any] | None = None) -> list[AuditEntry]:
+    """The entries as a list, each with `.changes` (see `audit_changes`), `.author` (see `author`),
+    `.shown_repr` and `.shown_reason` for adjudication/_history.html. Select the entries' users with
+    them (one query). `shown`: what a public page passes every text it prints through (the names of
+    players who do not consent to public lists replaced, issue 26); the entries are not changed."""
     entries = list(entries)
+    words = shown or (lambda text: text)
     for entry in entries:
-        entry.changes = audit_changes(entry)
+        entry.changes = [
+            {
+                key: words(value) if key in ("field", "before", "after") else value
+                for key, value in row.items()
+            }
+            for row in audit_changes(entry)
+        ]
         entry.author = author(entry)
+        entry.shown_repr = words(entry.object_repr)
+        entry.shown_reason = words(entry.reason)
     return entries
 
 

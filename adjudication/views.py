@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scoring.models import Deal, Entry, Event, GameSet, Table
+from scoring.selectors.door import EVERY_NAME, public_names, shown_ruling
 from scoring.selectors.evidence import sheet_evidence
 from scoring.web.permissions import director_required, user_directs
 from scoring.web.query import number_param, whole_number
@@ -215,6 +216,10 @@ def ruling(request, slug: str, ruling_id: int):
 def _ruling_page(request, event, item, *, appeal=None, decide=None, status=200):
     """The ruling page; a refused form is shown again with its errors whatever the ruling's status."""
     directs = user_directs(request, event)
+    # A public page: a player who does not consent to public lists is "Player <entry number>" (issue 26).
+    shown = EVERY_NAME if directs else public_names(event)
+    if shown:
+        shown_ruling(item, shown)
     if appeal is None and directs and item.status == Ruling.Status.STANDING:
         appeal = RulingAppealForm(initial={"version": item.version})
     if decide is None and directs and item.status == Ruling.Status.APPEALED:
@@ -227,7 +232,7 @@ def _ruling_page(request, event, item, *, appeal=None, decide=None, status=200):
             "ruling": item,
             "round": item.set_ruled.table.round,
             "table": item.set_ruled.table,
-            "history": with_changes(history_for(item).select_related("user")),
+            "history": with_changes(history_for(item).select_related("user"), shown.text),
             # A public page: directors by their display names (`shown_name`), never their usernames.
             "issued_by": shown_name(item.issued_by),
             # Whether issuing it added its points to the score (what overturning it takes back).
@@ -302,6 +307,8 @@ def table_history(request, slug: str, number: int, table: int):
     """Every recorded change at one table, newest first: entries, corrections, rulings, verification."""
     event = get_object_or_404(Event, slug=slug)
     game_set = game_set_or_404(event, number, table)
+    # A public page: a player who does not consent to public lists is "Player <entry number>" (issue 26).
+    shown = EVERY_NAME if user_directs(request, event) else public_names(event)
     return render(
         request,
         "adjudication/table_history.html",
@@ -310,7 +317,7 @@ def table_history(request, slug: str, number: int, table: int):
             "game_set": game_set,
             "table": game_set.table,
             "round": game_set.table.round,
-            "history": with_changes(history_for_table(game_set)),
+            "history": with_changes(history_for_table(game_set), shown.text),
         },
     )
 
