@@ -12,10 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 
 from ..games import Game
 from ..models import PublishedList, PublishedRating
+from .ratings import listed_name
 
 PUBLISHED_FIELDS = (
     "position",
@@ -45,15 +46,22 @@ def latest_published(game: Game) -> PublishedList | None:
     return published_lists(game).first()
 
 
-def published_rows(published: PublishedList, *, official: bool = False) -> list[dict[str, Any]]:
+def published_rows(
+    published: PublishedList, *, official: bool = False, public: bool = False
+) -> list[dict[str, Any]]:
     """The list's rows as published, best first: the whole list, or the official list alone numbered
-    among themselves (`position` is then the official place). One query."""
+    among themselves (`position` is then the official place). One query. `public`: a player whose
+    record does not consent to public lists now (issue 26) as "Player <place on the whole list>"."""
     rows = PublishedRating.objects.filter(published_list=published).order_by("position")
     if official:
         rows = rows.filter(official__isnull=False)
     found = []
-    for item in rows.values("player_id", "identity", "name", *PUBLISHED_FIELDS[:2], *PUBLISHED_FIELDS[3:]):
-        row = dict(item, player=item.pop("name"))
+    fields = ("player_id", "identity", "name", *PUBLISHED_FIELDS[:2], *PUBLISHED_FIELDS[3:])
+    for item in rows.values(*fields, consent=F("player__details__consent_public")):
+        consent = item.pop("consent")
+        row = item | listed_name(
+            item.pop("name"), item["membership"], consent, item["position"], public=public
+        )
         row["provisional"] = not row["ranked"]
         row["game"] = published.game
         if official:

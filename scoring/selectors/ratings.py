@@ -349,12 +349,28 @@ RATING_FIELDS = ("player", "membership", "club", "mu", "sigma", "ordinal", "sets
 STANDING_FIELDS = ("game", "ranked", "active", "last_played")
 
 
+def listed_name(
+    name: str, membership: str, consent: bool | None, label: int | str, *, public: bool
+) -> dict[str, str]:
+    """A row's `player` and `membership` as a list across events prints them: on a public list a player
+    whose record does not consent to public lists (issue 26; no details: consent) is "Player <label>" —
+    their place on the whole list, or their row's number — without their membership id."""
+    if public and consent is False:
+        return {"player": f"Player {label}", "membership": ""}
+    return {"player": name, "membership": membership}
+
+
 def rating_rows(
-    rating_list: RatingList, *, rule: RatingRule | None = None, today: date | None = None
+    rating_list: RatingList,
+    *,
+    rule: RatingRule | None = None,
+    today: date | None = None,
+    public: bool = False,
 ) -> list[dict[str, Any]]:
     """The list best first: position, identity, player_id, RATING_FIELDS, the game, the day last played,
     whether they are ranked (enough rated sets; else provisional) and active (a rated set within the rule's
-    months of `today`). One query, and one more for the rule when it is not given."""
+    months of `today`). One query, and one more for the rule when it is not given. `public`: players who
+    do not consent to public lists as "Player <position>" (`listed_name`)."""
     if rule is None:
         rule = rating_rule(game_named(rating_list.game))
     today = today or timezone.localdate()
@@ -374,6 +390,7 @@ def rating_rows(
             "sets",
             "events",
             "last_played",
+            "player__details__consent_public",
         )
     )
     return [
@@ -381,8 +398,7 @@ def rating_rows(
             "position": position,
             "identity": person,
             "player_id": player_id,
-            "player": name,
-            "membership": membership,
+            **listed_name(name, membership, consent, position, public=public),
             "club": club,
             "mu": mu,
             "sigma": sigma,
@@ -408,6 +424,7 @@ def rating_rows(
             sets,
             events,
             last_played,
+            consent,
         ) in rows
     ]
 
@@ -476,6 +493,9 @@ class PlayerRatingPage:
     game: Game = JAMAICAN
     rule: RatingRule | None = None
     today: date | None = None
+    name: str = ""  # as the page prints it (`listed_name`)
+    membership: str = ""
+    hidden: bool = False  # shown as "Player <place>": a record of the person does not consent (issue 26)
 
     @property
     def min_sets(self) -> int:
@@ -492,14 +512,22 @@ class PlayerRatingPage:
         return is_active(last, today=self.today or timezone.localdate(), months=months)
 
 
-def player_rating_page(player: Player, rating_list: RatingList) -> PlayerRatingPage:
-    """Everything the player's rating page shows in the list's game. Five queries."""
+def player_rating_page(player: Player, rating_list: RatingList, *, public: bool = False) -> PlayerRatingPage:
+    """Everything the player's rating page shows in the list's game. Five queries. `public`: a person
+    one of whose records does not consent to public lists (issue 26) is "Player <place on the list>"."""
     person = identity(player.name, player.membership_id)
     same = Player.objects.filter(membership_id=player.membership_id) if player.membership_id else None
     if same is None:
         same = Player.objects.filter(name=player.name, membership_id="")
-    records = list(same.order_by("pk"))
+    records = list(same.select_related("details").order_by("pk"))
+    # No details row: consent (the row is read with the records, no query of its own).
+    refused = any(
+        getattr(getattr(record, "details", None), "consent_public", True) is False for record in records
+    )
     row = PlayerRating.objects.filter(rating_list=rating_list, identity=person).first()
+    shown = listed_name(
+        player.name, player.membership_id, not refused, row.position if row else "unrated", public=public
+    )
     steps = unpack_history(row.history) if row else []
     place_data = row.places if row else []
     tables = {
@@ -542,4 +570,7 @@ def player_rating_page(player: Player, rating_list: RatingList) -> PlayerRatingP
         game=game_named(rating_list.game),
         rule=rating_rule(game_named(rating_list.game)),
         today=timezone.localdate(),
+        name=shown["player"],
+        membership=shown["membership"],
+        hidden=public and refused,
     )

@@ -11,6 +11,7 @@ from adjudication.audit import with_changes
 from adjudication.models import AuditEntry
 
 from ..models import Entry, Event, Player, RatingList, Season
+from .ratings import listed_name
 
 # What the league log shows: changes that span events, so no single event's log is theirs to show.
 LEAGUE_ACTIONS = ("kalooki.season.", "kalooki.player.merged", "kalooki.player.unmerged")
@@ -26,28 +27,28 @@ def event_column(event_id: int) -> str:
     return f"event_{event_id}"
 
 
-def season_rows(rating_list: RatingList) -> list[dict[str, Any]]:
+def season_rows(rating_list: RatingList, *, public: bool = False) -> list[dict[str, Any]]:
     """The season's standings best first: place, shared, player, player_id, club, membership, points,
     events, counted, wins, best_place and, for each event they played, `event_<id>` = (points, counted).
-    One query (the players' names as they are now)."""
+    One query (the players' names as they are now). `public`: a player who does not consent to public
+    lists (issue 26) as "Player <their row's number>"."""
     stored = rating_list.season_table
     people = {
-        pk: (name, club, membership)
-        for pk, name, club, membership in Player.objects.filter(
+        pk: (name, club, membership, consent)
+        for pk, name, club, membership, consent in Player.objects.filter(
             pk__in=[row["player_id"] for row in stored]
-        ).values_list("pk", "name", "club", "membership_id")
+        ).values_list("pk", "name", "club", "membership_id", "details__consent_public")
     }
     rows = []
-    for row in stored:
+    for number, row in enumerate(stored, start=1):
         # A record merged away since the computation: the page is computed again on its next read.
-        name, club, membership = people.get(row["player_id"], ("", "", ""))
+        name, club, membership, consent = people.get(row["player_id"], ("", "", "", None))
         found = {
             "place": row["place"],
             "shared": row["shared"],
-            "player": name,
+            **listed_name(name, membership, consent, number, public=public),
             "player_id": row["player_id"],
             "club": club,
-            "membership": membership,
             "points": row["points"],
             "events": row["events"],
             "counted": row["counted"],

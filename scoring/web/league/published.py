@@ -85,7 +85,10 @@ class PublishedListView(TableExportView):
     def get(self, request, *args, **kwargs):
         self.published = get_object_or_404(PublishedList, slug=kwargs["slug"])
         self.official = request.GET.get("list") != EVERY
-        self.rows = published_rows(self.published, official=self.official)
+        # A player who does not consent to public lists now is "Player <place>" but to organisers (issue 26).
+        self.rows = published_rows(
+            self.published, official=self.official, public=not is_organiser(request.user)
+        )
         return super().get(request, *args, **kwargs)
 
     @property
@@ -122,6 +125,6 @@ def published_pdf(request, slug: str):
     """A published list printed (the official list; `?list=all`: every rated player)."""
     published = get_object_or_404(PublishedList, slug=slug)
     official = request.GET.get("list") != EVERY
-    rows = published_rows(published, official=official)
+    rows = published_rows(published, official=official, public=not is_organiser(request.user))
     data = scoresheets.render_published_list(published, rows, official=official)
     return pdf_response(data, f"{published.slug}-{'official' if official else 'every-player'}.pdf")

@@ -72,7 +72,8 @@ class RatingListView(TableExportView):
         self.official = request.GET.get("list") == OFFICIAL
         self.rating_list = services.ratings_current(season=self.season, game=self.game)
         self.rule = rating_rule(self.game)
-        self.rows = rating_rows(self.rating_list, rule=self.rule)
+        # A player who does not consent to public lists is "Player <place>" but to organisers (issue 26).
+        self.rows = rating_rows(self.rating_list, rule=self.rule, public=not is_organiser(request.user))
         # A season's lists are not published: movement is the game's list's alone.
         self.since = latest_published(self.game) if self.season is None else None
         return super().get(request, *args, **kwargs)
@@ -146,12 +147,13 @@ def with_movement(rows: list[dict], moved: dict[str, Movement]) -> list[dict]:
 ratings = require_safe(RatingListView.as_view())
 
 
-def _player_page(player_id: int, asked: str | None) -> tuple[PlayerRatingPage, RatingList]:
-    """The player's page in the game asked for (`?game=`), else in the game of their latest event."""
+def _player_page(request, player_id: int) -> tuple[PlayerRatingPage, RatingList]:
+    """The player's page in the game asked for (`?game=`), else in the game of their latest event; a
+    player who does not consent to public lists is "Player <place>" but to organisers (issue 26)."""
     player = get_object_or_404(Player, pk=player_id)
-    game = GAMES.get(asked or "") or game_of_player(player)
+    game = GAMES.get(request.GET.get("game") or "") or game_of_player(player)
     rating_list = services.ratings_current(game=game)
-    return player_rating_page(player, rating_list), rating_list
+    return player_rating_page(player, rating_list, public=not is_organiser(request.user)), rating_list
 
 
 def _render_player(
@@ -188,18 +190,18 @@ def _render_player(
 def rating_player(request, player_id: int):
     """A player's rating in one game (`?game=`) across events, its history (chart), their events of that
     game and their place in each."""
-    page, rating_list = _player_page(player_id, request.GET.get("game"))
+    page, rating_list = _player_page(request, player_id)
     return _render_player(request, page, rating_list, merge_form=None)
 
 
 @require_safe
 def rating_chart_svg(request, player_id: int):
     """The player's rating in one game (`?game=`) after each rated set, as an SVG image."""
-    page, _ = _player_page(player_id, request.GET.get("game"))
+    page, _ = _player_page(request, player_id)
     layout = rating_chart(page.history)
     if layout is None:
         raise Http404("No rated set yet.")
-    svg = render_to_string("league/rating_chart.svg", {"chart": layout, "player": page.player})
+    svg = render_to_string("league/rating_chart.svg", {"chart": layout, "name": page.name})
     response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
     response["Cache-Control"] = "max-age=0, must-revalidate"
     return response
@@ -213,7 +215,7 @@ def player_merge(request, player_id: int):
     form = MergeForm(request.POST)
 
     def page(status: int):
-        found, rating_list = _player_page(player_id, request.GET.get("game"))
+        found, rating_list = _player_page(request, player_id)
         return _render_player(request, found, rating_list, merge_form=form, status=status)
 
     return post_form(

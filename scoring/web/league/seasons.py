@@ -68,7 +68,8 @@ class SeasonView(TableExportView):
         return self.season.name
 
     def get_table_data(self):
-        return season_rows(self.rating_list)
+        # A player who does not consent to public lists is "Player <row>" but to organisers (issue 26).
+        return season_rows(self.rating_list, public=not is_organiser(self.request.user))
 
     def get_table_kwargs(self):
         return super().get_table_kwargs() | {"events": self.events}
@@ -105,7 +106,7 @@ def season_pdf(request, slug: str):
     sheet = season_sheet(
         name=found.name,
         events=[(event_column(event.pk), event.date_start, event.name) for event in season_events(found)],
-        rows=season_rows(rating_list),
+        rows=season_rows(rating_list, public=not is_organiser(request.user)),
         best_of=found.best_of,
         points=found.points,
         computed_at=rating_list.computed_at,
