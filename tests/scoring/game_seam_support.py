@@ -27,6 +27,15 @@ GAME_TO_BOB = (
 )
 
 
+def renamed_hands(names, hands=GAME_TO_BOB) -> list[dict[str, Any]]:
+    """`hands` (of THREE) with Ann, Bob and Cy renamed `names`, in that order."""
+    renamed = dict(zip(THREE, names, strict=True))
+    return [
+        {**hand, "out": renamed[hand["out"]], "results": {renamed[k]: v for k, v in hand["results"].items()}}
+        for hand in hands
+    ]
+
+
 def running_hands(rules, players=THREE, *, hands: int = 9) -> list[dict[str, Any]]:
     """`hands` scored hands of a simulated game that runs on after them (the simulator stops there)."""
     for seed in range(200):

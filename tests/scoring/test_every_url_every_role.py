@@ -253,7 +253,14 @@ def _build_world() -> dict[str, Any]:
     from scoring.models import BackgroundJob, Deal, Entry, GameSet, Seat, SheetPhoto, Table
     from scoring.services.published import rating_list_publish
     from tests.conftest import FOUR, load_json
-    from tests.scoring.game_seam_support import GAME_TO_BOB, THREE, record_hands, self_entry_on, verify_game
+    from tests.scoring.game_seam_support import (
+        GAME_TO_BOB,
+        THREE,
+        record_hands,
+        renamed_hands,
+        self_entry_on,
+        verify_game,
+    )
 
     users = get_user_model().objects
     director = users.create_user("walk-director", password="pw-walk-1")
@@ -305,19 +312,7 @@ def _build_world() -> dict[str, Any]:
     # 2's game running with two hands.
     british = event(name="Walk Club", slug="walk-club", ruleset_preset="british-swedish", format="placement")
     finished, _ = table(services.round_create(event=british, user=director), ("Dee", "Eve", "Fay"), 1)
-    renamed = dict(zip(THREE, ("Dee", "Eve", "Fay"), strict=True))
-    record_hands(
-        finished,
-        director,
-        [
-            {
-                **hand,
-                "out": renamed[hand["out"]],
-                "results": {renamed[k]: v for k, v in hand["results"].items()},
-            }
-            for hand in GAME_TO_BOB
-        ],
-    )
+    record_hands(finished, director, renamed_hands(("Dee", "Eve", "Fay")))
     verify_game(finished, director)
     running, british_entries = table(services.round_create(event=british, user=director), THREE, 1)
     record_hands(running, director, GAME_TO_BOB[:2])
