@@ -199,6 +199,18 @@ def test_the_label_takes_his_place_in_findings_rulings_and_history(client, world
     assert "Player 1" in history.content.decode()
 
 
+def test_the_lists_across_events_name_him_by_his_place(client, world):
+    from scoring.models import PlayerRating
+
+    place = PlayerRating.objects.get(rating_list__scope="all", player_id=world["player"]).position
+    listed = client.get(f"{reverse('scoring:ratings')}?game=jamaican&_export=csv").content.decode()
+    assert f"Player {place}," in listed
+    page = client.get(
+        f"{reverse('scoring:rating_player', kwargs={'player_id': world['player']})}?game=jamaican"
+    )
+    assert f"<h1>Player {place}: " in page.content.decode()
+
+
 def test_the_events_directors_see_the_name(client, world):
     from django.contrib.auth import get_user_model
 
