@@ -128,6 +128,7 @@ def public_urls(world) -> list[str]:
             urls += [f"{reverse(listed, kwargs=kwargs)}?game={game}"]
     urls += [reverse("scoring:seasons"), reverse("scoring:season", kwargs={"slug": world["season"]})]
     urls += [reverse("scoring:season_pdf", kwargs={"slug": world["season"]})]
+    urls += [reverse("scoring:season_series", kwargs={"slug": world["season"]})]
     urls += [reverse("scoring:published_lists")]
     for query in ("", "?list=all"):
         urls += [reverse("scoring:published_list", kwargs={"slug": world["published"]}) + query]
