@@ -746,6 +746,38 @@ def self_entry_confirm_set(
 
 
 @transaction.atomic
+def self_entry_withdraw(*, key: TableKey, entry: SelfEntryDeal, seat: Any, seat_code: Any) -> SelfEntryDeal:
+    """After the set (issue 23): a deal typed wrong, withdrawn before the set is confirmed by a player
+    of the table proven by their seat slip's code, so it can be typed again. A game's hand only as the
+    last entered (the hands after it were read from it). Set aside, audited; nothing was recorded."""
+    game_set = _open_set(key)
+    game = game_of(game_set.table.round.event)
+    if game_set.table.round.event.self_entry != Event.SelfEntry.AFTER:
+        raise ValidationError(f"Only a {game.unit} entered after play is withdrawn: ask the director.")
+    entry = _waiting(entry, game_set, None)
+    if game.of_hands:
+        last = (
+            SelfEntryDeal.objects.filter(game_set=game_set, status=SelfEntryDeal.Status.WAITING)
+            .order_by("-number")
+            .values_list("number", flat=True)
+            .first()
+        )
+        if entry.number != last:
+            raise ValidationError(
+                f"Hand {entry.number} is not the last hand entered: the hands after it were worked out from "
+                f"it, so withdraw hand {last} first."
+            )
+    position, name = _proven(key, game_set, seat, seat_code)
+    entry.status = SelfEntryDeal.Status.DISMISSED
+    entry.settled_at = timezone.now()
+    entry.settled_note = f"withdrawn by seat {position} ({name}) before the {game.unit} was confirmed"
+    entry.version += 1
+    entry.save()
+    _audit(entry, "withdrawn", before={"status": "waiting"}, after=_state(entry), reason=entry.settled_note)
+    return entry
+
+
+@transaction.atomic
 def self_entry_reject(
     *,
     key: TableKey,

@@ -80,6 +80,7 @@ ACCESS: dict[str, tuple[str, str]] = {
     "self_entry_reject": ("post", "post"),
     "self_entry_photo": ("post", "post"),
     "self_entry_set": ("post", "post"),
+    "self_entry_withdraw": ("post", "post"),
     # scoring/entry_urls.py
     "direct": ("director", "page"),
     "direct_round_create": ("director", "post"),

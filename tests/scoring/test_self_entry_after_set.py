@@ -184,6 +184,11 @@ def test_a_british_game_is_entered_after_play_and_confirmed_by_two_seat_slips(
     second = hand(2, "Cy", {1: {"penalty": 30}, 2: {"penalty": 50, "buy_in": "on"}})
     assert desk.post(send, second, **JSON).json()["ok"]
     assert not Deal.objects.exists()
+    # Hand 2 was worked out from hand 1: hand 1 is withdrawn only once hand 2 is.
+    first = SelfEntryDeal.objects.get(game_set=game, number=1)
+    withdraw = support.phone_url(token, "self_entry_withdraw", entry_id=first.pk)
+    refused = desk.post(withdraw, {"seat": 2, "seat_code": support.seat_code(game, 2)}, **JSON)
+    assert refused.status_code == 400 and "withdraw hand 2 first" in refused.json()["message"]
     # Bob's reset is shown as it will be computed, from hand 1 as entered: Cy's 95 (B7).
     assert "resets to <strong>95</strong>" in desk.get(support.phone_url(token)).content.decode()
     assert (
@@ -256,3 +261,25 @@ def test_every_entry_waiting_is_shown_and_confirmed_however_many_the_page_reads(
     codes |= {"seat_2": 4, "seat_code_2": support.seat_code(game_set, 4)}
     assert desk.post(support.phone_url(token, "self_entry_set"), codes, **JSON).json()["ok"]
     assert Deal.objects.count() == 2
+
+
+def test_a_deal_typed_wrong_is_withdrawn_with_a_seat_code_and_typed_again(game_set, entered):
+    token, desk = entered
+    first = SelfEntryDeal.objects.get(number=1)
+    url = support.phone_url(token, "self_entry_withdraw", entry_id=first.pk)
+    wrong = desk.post(url, {"seat": 3, "seat_code": support.seat_code(game_set, 2)}, **JSON)
+    assert wrong.status_code == 400 and "That is not seat 3's code" in wrong.json()["message"]
+    answer = desk.post(url, {"seat": 3, "seat_code": support.seat_code(game_set, 3)}, **JSON).json()
+    assert answer["message"] == "Deal 1 withdrawn: type it again."
+    first.refresh_from_db()
+    assert first.status == SelfEntryDeal.Status.DISMISSED and "withdrawn by seat 3 (Cy)" in first.settled_note
+    assert AuditEntry.objects.filter(action="kalooki.selfentry.withdrawn").count() == 1
+    # Deal 1 is offered again; the set as entered is deal 2 alone until it is.
+    page = desk.get(support.phone_url(token)).content.decode()
+    assert "Send deal 1" in page and "Confirm the set (1 deal)" in page
+    again = support.deal_one_form(game_set, key="send-1-again")
+    assert desk.post(support.phone_url(token, "self_entry_enter"), again, **JSON).json()["ok"]
+    answer = confirm_set(
+        desk, token, (1, support.seat_code(game_set, 1)), (4, support.seat_code(game_set, 4))
+    )
+    assert answer.json()["message"] == "Deals 1, 2 confirmed and recorded."

@@ -10,6 +10,7 @@ scoring:self_entry_confirm   /s/<token>/d/<entry_id>/confirm/  POST: another sea
 scoring:self_entry_reject    /s/<token>/d/<entry_id>/reject/   POST: another seat rejects, with a reason
 scoring:self_entry_photo     /s/<token>/photo/                 POST: a photo of the signed sheet (issue 23)
 scoring:self_entry_set       /s/<token>/confirm-set/           POST: after the set, two seat codes confirm it
+scoring:self_entry_withdraw  /s/<token>/d/<entry_id>/withdraw/ POST: after the set, a deal typed wrong
 """
 
 from django.urls import path
@@ -25,4 +26,5 @@ urlpatterns: list = [
     path("<str:token>/d/<int:entry_id>/reject/", phone.reject, name="self_entry_reject"),
     path("<str:token>/photo/", phone.photo, name="self_entry_photo"),
     path("<str:token>/confirm-set/", phone.confirm_set, name="self_entry_set"),
+    path("<str:token>/d/<int:entry_id>/withdraw/", phone.withdraw, name="self_entry_withdraw"),
 ]

@@ -402,6 +402,34 @@ def confirm_set(request, token: str, *, key: TableKey):
     return _answer(request, token, key, ok=True, message=" ".join(said))
 
 
+@require_POST
+@token_view
+def withdraw(request, token: str, entry_id: int, *, key: TableKey):
+    """After the set (issue 23): a deal typed wrong, withdrawn with a seat's code so it can be typed
+    again. A wrong or missing code is a wrong try of the address."""
+    entry = get_object_or_404(SelfEntryDeal, pk=entry_id, game_set__table_id=key.table_id)
+    word = key.table.round.event.game.deal_word
+    try:
+        saved = _with_seat_code(
+            request,
+            lambda: service.self_entry_withdraw(
+                key=key,
+                entry=entry,
+                seat=request.POST.get("seat"),
+                seat_code=request.POST.get("seat_code", ""),
+            ),
+        )
+    except Locked as locked:
+        return _locked(request, token, key, locked.wait)
+    except ValidationError as exc:
+        return _answer(
+            request, token, key, ok=False, message=" ".join(exc.messages), status=refusal_status(exc)
+        )
+    return _answer(
+        request, token, key, ok=True, message=f"{word.capitalize()} {saved.number} withdrawn: type it again."
+    )
+
+
 def _locked(request, token: str, key: TableKey, wait: int) -> HttpResponse:
     """Too many wrong seat codes (or tokens, or short codes) from this address: nothing was done."""
     response = _answer(
