@@ -31,9 +31,9 @@ from adjudication.audit import acting_user, audit_record
 from ..deal_input import MAX_TEXT
 from ..errors import field_errors
 from ..games import game_of
-from ..models import Event, GameSet, SelfEntryDeal, SheetPhoto, Table, TableKey
+from ..models import Event, GameSet, SelfEntryDeal, SheetPhoto, TableKey
 from ..selectors.self_entry import entered_set_stamp, same_deal
-from ..self_entry_codes import new_selector, seat_code_matches, secret_for, secret_hash
+from ..self_entry_codes import seat_code_matches
 from ..sheets import (
     deal_as_data,
     deal_in_place,
@@ -47,6 +47,10 @@ from ..sheets import (
 from .deals import deal_record
 from .evidence import Upload, photo_store
 from .guards import check_version, locked_set
+
+# The tables' keys and the event's mode, which the desk sets up, are written in `self_entry_setup`;
+# every self-entry write is reached through this module.
+from .self_entry_setup import self_entry_mode_set, table_key_regenerate, table_keys_ensure  # noqa: F401
 
 OPEN = (SelfEntryDeal.Status.WAITING, SelfEntryDeal.Status.QUEUED)
 MAX_IDEMPOTENCY = 64
@@ -67,120 +71,6 @@ class SameDevice(ValidationError):
 class SelfEntryResent(ValidationError):
     """An idempotency key sent again with other values: nothing is saved or changed (409), and the
     phone keeps what it sent."""
-
-
-def _new_key(table: Table) -> TableKey:
-    selector = new_selector()
-    return TableKey(table=table, selector=selector, secret_hash=secret_hash(secret_for(selector)))
-
-
-def _key_data(key: TableKey) -> dict[str, Any]:
-    # Never the token, the selector or the short code: when it was issued is enough to tell keys apart.
-    return {"table": key.table.number, "round": key.table.round.number, "issued_at": key.created_at}
-
-
-@transaction.atomic
-def table_keys_ensure(*, tables: Iterable[Table], user=None) -> dict[int, TableKey]:
-    """Each table's current key, issuing the missing ones (printing a sheet does): {table id: key}.
-    Two printers at once issue one key a table (the database keeps one current key a table)."""
-    tables = list(tables)
-    wanted = {table.pk: table for table in tables}
-    current = {
-        key.table_id: key for key in TableKey.objects.filter(table_id__in=wanted, retired_at__isnull=True)
-    }
-    missing = [table for pk, table in wanted.items() if pk not in current]
-    if missing:
-        TableKey.objects.bulk_create([_new_key(table) for table in missing], ignore_conflicts=True)
-        current = {
-            key.table_id: key for key in TableKey.objects.filter(table_id__in=wanted, retired_at__isnull=True)
-        }
-        first = missing[0]
-        audit_record(
-            event=first.round.event,
-            action="kalooki.selfentry.keys_issued",
-            user=user,
-            obj=None,
-            before=None,
-            after={"round": first.round.number, "tables": sorted(table.number for table in missing)},
-        )
-    for key in current.values():
-        key.table = wanted[key.table_id]
-    return current
-
-
-@transaction.atomic
-def table_key_regenerate(*, table: Table, user, reason: str = "") -> TableKey:
-    """A new key for the table; the old one is retired (its address opens the sheet read-only and
-    accepts nothing). Entries still waiting for confirmation under the old key wait for the director."""
-    table = Table.objects.select_related("round__event").get(pk=table.pk)
-    old = TableKey.objects.select_for_update().filter(table=table, retired_at__isnull=True).first()
-    before = None
-    if old is not None:
-        old.retired_at = timezone.now()
-        old.save(update_fields=["retired_at"])
-        old.table = table
-        before = _key_data(old)
-        SelfEntryDeal.objects.filter(key=old, status=SelfEntryDeal.Status.WAITING).update(
-            status=SelfEntryDeal.Status.QUEUED,
-            queue_reason="the table's code was changed before it was confirmed",
-        )
-    key = _new_key(table)
-    key.save()
-    audit_record(
-        event=table.round.event,
-        action="kalooki.selfentry.key_regenerated",
-        user=user,
-        obj=table,
-        before=before,
-        after=_key_data(key),
-        reason=reason,
-    )
-    return key
-
-
-@transaction.atomic
-def self_entry_mode_set(
-    *,
-    event: Event,
-    user,
-    mode: str,
-    expected_version: int | None = None,
-    one_phone: bool | None = None,
-    photo_required: bool | None = None,
-) -> Event:
-    """Off, record clean confirmed deals at once, or every deal waits for the director; with
-    `one_phone`, whether a table with one phone may confirm on the device that entered (then the deal
-    waits for the director, marked); with `photo_required`, whether a set the table entered is
-    verified only once a photo of its signed sheet is kept (issue 23)."""
-    event = Event.objects.select_for_update().get(pk=event.pk)
-    check_version(event, expected_version, what=f"the event {event.name}")
-    if mode not in Event.SelfEntry.values:
-        raise field_errors({"mode": f"choose one of {', '.join(Event.SelfEntry.values)}"})
-    before = _mode_data(event)
-    event.self_entry = mode
-    if one_phone is not None:
-        event.self_entry_one_phone = bool(one_phone)
-    if photo_required is not None:
-        event.sheet_photo_required = bool(photo_required)
-    event.version += 1
-    event.save(update_fields=["self_entry", "self_entry_one_phone", "sheet_photo_required", "version"])
-    audit_record(
-        event=event,
-        action="kalooki.event.self_entry",
-        user=user,
-        obj=event,
-        before=before,
-        after=_mode_data(event),
-    )
-    return event
-
-
-def _mode_data(event: Event) -> dict[str, Any]:
-    return {
-        "self_entry": event.self_entry,
-        "one_phone": event.self_entry_one_phone,
-        "photo_required": event.sheet_photo_required,
-    }
 
 
 # --- the table's phone ---------------------------------------------------------------------------
