@@ -49,7 +49,7 @@ from .rounds import (
 )
 from .seasons import SEASON_FIELDS, season_create, season_update
 from .series import FinalEntries, final_entries_create, series_lots_draw, series_read
-from .sets import set_reopen, set_totals_readd, set_verify
+from .sets import set_reopen, set_totals_readd, set_verify, total_mismatches
 
 __all__ = [
     "EDITABLE_EVENT_FIELDS",
@@ -102,4 +102,5 @@ __all__ = [
     "set_totals_readd",
     "set_verify",
     "sheet_import",
+    "total_mismatches",
 ]

@@ -3,12 +3,14 @@ correction."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
 from adjudication.audit import acting_user, audit_record
-from adjudication.engine.findings import format_finding
+from adjudication.engine.findings import Finding, format_finding
 
 from ..errors import field_errors
 from ..games import game_of
@@ -169,13 +171,24 @@ TOTALS_READDED = "kalooki.set.totals_readded"
 TOTAL_MISMATCH = "TOTAL_MISMATCH"
 
 
+def total_mismatches(findings: Iterable[Finding]) -> list[Finding]:
+    """The findings of written totals that differ from the sum of the scores (V14, BV5, NV3) with the
+    sum worked out: what `set_totals_readd` writes again, and what the table page lists above it."""
+    return [
+        finding
+        for finding in findings
+        if finding.code == TOTAL_MISMATCH and isinstance(finding.expected, int)
+    ]
+
+
 @transaction.atomic
 def set_totals_readd(*, game_set: GameSet, user, confirm: bool, expected_version: int | None = None) -> dict:
-    """Write again every running total that differs from the sum of the scores so far (V14), from the
-    scores: after a score is corrected in totals mode, the paper's later totals were added from the old
-    score and each of them now mismatches. Needs `confirm` (a typed total is the paper's, and this
-    replaces it); one audit entry holds every total before and after. Returns {deal: {player: (before,
-    after)}}. A verified set is locked; a set with no such total is refused, naming none to re-add."""
+    """Write again every running total that differs from the sum of the scores so far (V14, BV5, NV3),
+    from the scores: after a score is corrected in totals mode (or a hand's, in any game), the paper's
+    later totals were added from the old score and each of them now mismatches. Needs `confirm` (a
+    typed total is the paper's, and this replaces it); one audit entry holds every total before and
+    after. Returns {deal: {player: (before, after)}}. A verified set is locked; a set with no such total
+    is refused, naming none to re-add."""
     game_set = locked_set(game_set)
     what = describe_set(game_set)
     check_version(game_set, expected_version, what=what)
@@ -186,11 +199,7 @@ def set_totals_readd(*, game_set: GameSet, user, confirm: bool, expected_version
     findings = findings_for_set(
         game_set, sheet=sheet_from_rows(game_set, seats_of(game_set), deals_of(game_set))
     )
-    expected = {
-        (finding.deal, finding.player): finding.expected
-        for finding in findings
-        if finding.code == TOTAL_MISMATCH and isinstance(finding.expected, int)
-    }
+    expected = {(finding.deal, finding.player): finding.expected for finding in total_mismatches(findings)}
     if not expected:
         raise ValidationError(
             f"No written total of {what} differs from the sum of the scores: nothing to re-add."

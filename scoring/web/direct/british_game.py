@@ -19,7 +19,8 @@ from ...games import GameOfHands
 from ...models import Deal, Event, GameSet
 from ...selectors.british_games import GamePage, british_game_page, game_of_set
 from ...selectors.evidence import sheet_evidence
-from ..forms import DeleteDealForm, ReopenForm, VerifyForm
+from ...services import total_mismatches
+from ..forms import DeleteDealForm, ReopenForm, TotalsReaddForm, VerifyForm
 from ..hand_forms import BritishHandEntry, hand_lines, line_prefix, live_reset
 from .saving import record_posted
 
@@ -126,6 +127,8 @@ def table_page(
         "editing": page.row_played(sequence) if sequence else None,
         "verify_form": VerifyForm(initial={"version": game_set.version}, game=event.game),
         "reopen_form": ReopenForm(initial={"version": game_set.version}, game=event.game),
+        "readd_form": TotalsReaddForm(initial={"version": game_set.version}),
+        "total_mismatches": total_mismatches(page.findings),
         "warnings": [finding for finding in page.findings if not finding.is_error],
         # Issue 23: the photos of the signed sheet, beside the grid and the verify form.
         "evidence": sheet_evidence(game_set),

@@ -156,7 +156,7 @@ def _table_page(
         "verify_form": VerifyForm(initial={"version": game_set.version}),
         "reopen_form": ReopenForm(initial={"version": game_set.version}),
         "readd_form": TotalsReaddForm(initial={"version": game_set.version}),
-        "total_mismatches": [finding for finding in grid.findings if finding.code == "TOTAL_MISMATCH"],
+        "total_mismatches": services.total_mismatches(grid.findings),
         "laydown_form": LaydownForm(initial={"deal": grid.next_number or 9}),
         "warnings": [finding for finding in grid.findings if not finding.is_error],
         "entry_mode": mode,

@@ -335,3 +335,35 @@ def test_a_computed_reset_stays_computed_through_the_apps_own_export_and_import(
     services.sheet_import(game_set=game, user=None, data=sheet, reason="The paper itself")
     line = DealResult.objects.get(deal__game_set=game, deal__number=3, entry__player__name="Cy")
     assert line.reset_to == 70
+
+
+def test_a_written_total_that_differs_is_re_added_from_the_scores_on_a_game_of_hands(
+    as_director, british_game
+):
+    # Bob's written total after hand 2 was added wrong on the paper (45, his scores add up to 40).
+    written = (
+        {
+            **HANDS[0],
+            "results": {"Ann": {"total": 0}, "Bob": {"penalty": 40, "total": 40}, "Cy": {"penalty": 60}},
+        },
+        {**HANDS[1], "results": {**HANDS[1]["results"], "Bob": {"total": 45}}},
+    )
+    game_set = record(british_game, written)
+    page = html.unescape(as_director.get(url(game_set)).content.decode())
+    assert "Re-add the written totals" in page
+    assert "Hand 2, Bob: written 45, the scores add up to 40" in page
+    response = as_director.post(
+        url(game_set, "direct_totals_readd"), {"version": game_set.version, "confirm": "on"}, follow=True
+    )
+    assert "1 written total re-added from the scores (hand 2; recorded in the history)." in html.unescape(
+        response.content.decode()
+    )
+    assert (
+        DealResult.objects.get(
+            deal__game_set=game_set, deal__number=2, entry__player__name="Bob"
+        ).total_written
+        == 40
+    )
+    entry = AuditEntry.objects.get(action="kalooki.set.totals_readded")
+    assert entry.before["2"] == {"Bob": 45} and entry.after["2"] == {"Bob": 40}
+    assert "Re-add the written totals" not in as_director.get(url(game_set)).content.decode()
