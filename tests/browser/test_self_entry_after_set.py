@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import horizontal_overflow, screenshot, serious_violations
-from .test_self_entry import code_of, enter, phone, scanned_address
+from .test_self_entry import code_of, enter, phone, scanned_address, status_in_view
 
 pytestmark = pytest.mark.browser
 
@@ -27,20 +27,24 @@ def test_one_device_enters_the_set_after_play_and_two_seat_slips_confirm_it(
     service.self_entry_mode_set(event=event, user=director, mode="after")
     context, desk = phone(browser, scanned_address(game_set.table, live_server.url, decode_qr))
     try:
+        # The desk's device reads in large type: every state below is checked with it on (axe, and the
+        # status region inside the 390×844 viewport).
+        desk.click("[data-large-toggle]")
+        expect(desk.locator("[data-large-toggle]")).to_have_attribute("aria-pressed", "true")
         for number in (1, 2):
             enter(desk, number, game_set=game_set)
             desk.click(f"text=Send deal {number}")
             expect(desk.locator("#after-set-heading")).to_contain_text(f"{number} deal")
         # Deal 3 is offered next; deals 1 and 2 wait for the set's confirmation.
         expect(desk.locator("#phone-entry-heading")).to_contain_text("Deal 3")
-        expect(desk.locator("#phone-status-bar")).to_contain_text("Deals entered: 1, 2")
+        status_in_view(desk, "Deals entered: 1, 2")
         form = desk.locator("form[data-confirm-set]")
         # Bob types his code twice: refused, nothing recorded.
         for seat in ("1", "2"):
             form.locator(f"#confirm-set-seat-{seat}").select_option("2")
             form.locator(f"#confirm-set-code-{seat}").fill(code_of(game_set, 2))
         form.locator("button[type='submit']").click()
-        expect(desk.locator("#phone-status-bar")).to_contain_text("Seat 2 confirmed already")
+        status_in_view(desk, "Seat 2 confirmed already")
         assert not Deal.objects.exists()
         # Bob and Cy, each with their own slip's code.
         form = desk.locator("form[data-confirm-set]")
@@ -54,6 +58,7 @@ def test_one_device_enters_the_set_after_play_and_two_seat_slips_confirm_it(
         form.locator("button[type='submit']").click()
         expect(desk.locator("main")).to_contain_text("Deals 1, 2 confirmed and recorded.")
         expect(desk.locator("form[data-confirm-set]")).to_have_count(0)
+        status_in_view(desk, "Next, deal 3: type it, then send it.")
         assert sorted(Deal.objects.filter(game_set=game_set).values_list("number", flat=True)) == [1, 2]
         reason = AuditEntry.objects.filter(action="kalooki.deal.recorded").last().reason
         assert "entered by seat 1 (Ann)" in reason and "seats 2 (Bob) and 3 (Cy)" in reason

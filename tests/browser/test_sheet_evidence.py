@@ -75,6 +75,9 @@ def test_a_phone_photographs_the_signed_sheet_and_only_the_director_sees_it_at_v
     # Bob's phone takes the photo: the file input is the phone's camera.
     context, bob = phone(browser, f"{base}{phone_url(token)}")
     try:
+        # In large type, as every phone state is checked (issue 23, item 6).
+        bob.click("[data-large-toggle]")
+        expect(bob.locator("[data-large-toggle]")).to_have_attribute("aria-pressed", "true")
         form = bob.locator("#sheet-photo form")
         prove(form, game_set, 2)
         form.locator("input[type='file']").set_input_files(
@@ -85,6 +88,8 @@ def test_a_phone_photographs_the_signed_sheet_and_only_the_director_sees_it_at_v
         screenshot(bob, "sheet-photo-phone")
         form.locator("text=Send the photo to the director").click()
         expect(bob.locator("main")).to_contain_text("Photo of the signed sheet sent by seat 2 (Bob)")
+        assert horizontal_overflow(bob) == 0
+        assert serious_violations(bob) == []
     finally:
         context.close()
     photo = SheetPhoto.objects.get(game_set=game_set)
