@@ -21,9 +21,9 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scoring.models import Deal, Entry, Event, GameSet, Table
-from scoring.selectors.door import EVERY_NAME, public_names, shown_ruling
+from scoring.selectors.door import shown_ruling
 from scoring.selectors.evidence import sheet_evidence
-from scoring.web.permissions import director_required, user_directs
+from scoring.web.permissions import director_required, shown_names, user_directs
 from scoring.web.query import number_param, whole_number
 from scoring.web.view_support import game_set_or_404, post_form, seat_names
 
@@ -217,7 +217,7 @@ def _ruling_page(request, event, item, *, appeal=None, decide=None, status=200):
     """The ruling page; a refused form is shown again with its errors whatever the ruling's status."""
     directs = user_directs(request, event)
     # A public page: a player who does not consent to public lists is "Player <entry number>" (issue 26).
-    shown = EVERY_NAME if directs else public_names(event)
+    shown = shown_names(request, event)
     if shown:
         shown_ruling(item, shown)
     if appeal is None and directs and item.status == Ruling.Status.STANDING:
@@ -308,7 +308,7 @@ def table_history(request, slug: str, number: int, table: int):
     event = get_object_or_404(Event, slug=slug)
     game_set = game_set_or_404(event, number, table)
     # A public page: a player who does not consent to public lists is "Player <entry number>" (issue 26).
-    shown = EVERY_NAME if user_directs(request, event) else public_names(event)
+    shown = shown_names(request, event)
     return render(
         request,
         "adjudication/table_history.html",

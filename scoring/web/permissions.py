@@ -13,6 +13,7 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 
 from ..models import Event
+from ..selectors.door import EVERY_NAME, ShownNames, public_names
 from ..services import authority
 from ..services.authority import foreign_events
 
@@ -125,6 +126,12 @@ def user_directs(request, event) -> bool:
     if event.pk not in cache:
         cache[event.pk] = event.is_director(request.user)
     return cache[event.pk]
+
+
+def shown_names(request, event: Event) -> ShownNames:
+    """ "Player <entry number>" for the players without consent to public lists (issue 26); no one for
+    the event's directors, who see every name. One query (none for a director)."""
+    return EVERY_NAME if user_directs(request, event) else public_names(event)
 
 
 def season_organiser_required(view):

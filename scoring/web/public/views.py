@@ -17,11 +17,11 @@ from ...charts import running_total_chart
 from ...exports import export_name
 from ...models import BackgroundJob, Entry, Event, GameSet
 from ...selectors import event_round_numbers
-from ...selectors.door import EVERY_NAME, ShownNames, masked_rows, public_names
+from ...selectors.door import masked_rows, public_names
 from ...selectors.players import player_games
 from ..filters import NameFilterForm, mark_matches
 from ..lookups import event_for, round_for, round_param, wants_provisional
-from ..permissions import directed_ids, is_organiser, user_directs
+from ..permissions import directed_ids, is_organiser, shown_names, user_directs
 from ..query import number_param
 from ..responses import public_results_page
 from ..table_page import TableExportView
@@ -40,12 +40,6 @@ def home(request):
         "directed": directed_ids(request.user),
     }
     return render(request, "public/home.html", context)
-
-
-def shown_names(request, event: Event) -> ShownNames:
-    """ "Player <entry number>" for the players without consent to public lists (issue 26); no one for
-    the event's directors, who see every name. One query (none for a director)."""
-    return EVERY_NAME if user_directs(request, event) else public_names(event)
 
 
 # --- standings ----------------------------------------------------------------------------------
