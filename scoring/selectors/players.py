@@ -102,6 +102,17 @@ def _entry_of(event: Event, player: Player | Entry) -> Entry:
     return Entry.objects.select_related("player").get(**entry_filter)
 
 
+def _rulings_of(entry: Entry, shown: ShownNames) -> list[Ruling]:
+    """The rulings on `entry`, oldest first, each with the words a public page prints of it when `shown`
+    names anyone (`shown_ruling`). One query."""
+    return [
+        shown_ruling(ruling, shown) if shown else ruling
+        for ruling in Ruling.objects.filter(entry=entry)
+        .select_related("entry__player", "deal__game_set__table__round", "issued_by", "decided_by")
+        .order_by("issued_at", "pk")
+    ]
+
+
 def player_history(event: Event, player: Player | Entry, shown: ShownNames = EVERY_NAME) -> PlayerHistory:
     """Every set and deal a player played in an event, their rulings and running totals. 5 queries.
     `shown`: the names a public page shows instead (issue 26), in the rulings' texts."""
@@ -117,12 +128,7 @@ def player_history(event: Event, player: Player | Entry, shown: ShownNames = EVE
         .select_related("deal")
         .order_by("deal__game_set_id", "deal__sequence")
     )
-    rulings = [
-        shown_ruling(ruling, shown) if shown else ruling
-        for ruling in Ruling.objects.filter(entry=entry)
-        .select_related("entry__player", "deal__game_set__table__round", "issued_by", "decided_by")
-        .order_by("issued_at", "pk")
-    ]
+    rulings = _rulings_of(entry, shown)
     set_ids = [seat.table.game_set.pk for seat in seats]
     totals = (
         DealResult.objects.filter(deal__game_set_id__in=set_ids, deal__void=False)
@@ -374,16 +380,7 @@ def player_games(event: Event, player: Player | Entry, shown: ShownNames = EVERY
         .order_by("sequence")
     ):
         hands[deal.game_set_id].append(deal)
-    rulings = (
-        [
-            shown_ruling(ruling, shown) if shown else ruling
-            for ruling in Ruling.objects.filter(entry=entry)
-            .select_related("entry__player", "deal__game_set__table__round", "issued_by", "decided_by")
-            .order_by("issued_at", "pk")
-        ]
-        if event.game.rulings
-        else []
-    )
+    rulings = _rulings_of(entry, shown) if event.game.rulings else []
     games = []
     chart = []
     for seat in seats:
