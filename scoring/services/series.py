@@ -33,11 +33,11 @@ from .ratings import ratings_current
 MAX_LOTS = 1000
 
 
-def series_read(season: Season) -> Series:
-    """The series as the services read it: names as they are (no public masking), with the series
-    standings when places come from them."""
+def series_read(season: Season, *, public: bool = False) -> Series:
+    """The series with the series standings when places come from them (computed when stale). Names as
+    they are, as the services read them; `public`: as its page shows them (`series`)."""
     standings = ratings_current(season=season).season_table if season.qualify_from_standings else None
-    return series(season, standings=standings, public=False)
+    return series(season, standings=standings, public=public)
 
 
 def _locked(season: Season, user, *, what: str) -> Season:

@@ -11,7 +11,6 @@ from django.views.decorators.http import require_POST, require_safe
 
 from ... import services
 from ...models import Season
-from ...selectors.series import series
 from ..permissions import may_act_on_events, season_organiser_required
 from ..view_support import post_form
 from .forms import SeriesForm
@@ -22,10 +21,7 @@ def _season(slug: str) -> Season:
 
 
 def _page(request, season: Season, *, form: SeriesForm | None = None, status: int = 200):
-    standings = (
-        services.ratings_current(season=season).season_table if season.qualify_from_standings else None
-    )
-    found = series(season, standings=standings)
+    found = services.series_read(season, public=True)
     touched = [*(leg.event for leg in found.legs), *([season.final] if season.final else [])]
     context = {
         "season": season,
