@@ -4,8 +4,10 @@ rulings and history included), "Player <place>" on the lists across events (rati
 seasons); the event's directors still see the name on the event's pages.
 
 One world for the module: a Jamaican event (round 1 verified and final, round 2 with a deal whose
-findings name the player), a British event (a verified game), a season of both, the ratings computed and
-published. Every public URL of the URL walk is opened once as an anonymous reader."""
+findings name the player), a British event (a verified game), a North American event (a game running), a
+season of the first two, the ratings computed and published. Every public URL of the URL walk
+(tests/scoring/test_every_url_every_role.py) is opened once as an anonymous reader, and a test fails when
+the walk gains a public URL this module does not open."""
 
 from __future__ import annotations
 
@@ -21,6 +23,9 @@ HIDDEN = "Zebedee Quillfeather"
 SURNAME = "Quillfeather"
 JAMAICAN = (HIDDEN, *FOUR[1:])
 BRITISH = (HIDDEN, "Eve", "Fay")
+NORTH_AMERICAN = (HIDDEN, "Gus", "Hal")
+# Public in the walk, but opened with a table's own token, by the players seated at it: not a list.
+TABLE_TOKEN_PAGES = {"self_entry_short", "self_entry_phone"}
 
 
 @pytest.fixture(scope="module")
@@ -28,6 +33,7 @@ def world_once(django_db_setup, django_db_blocker):
     from datetime import date
 
     from adjudication import services as adjudication
+    from adjudication.engine.north_american_simulator import simulate_north_american_sheet
     from scoring import services
     from scoring.games import JAMAICAN as JAMAICAN_GAME
     from scoring.models import Deal, Entry
@@ -41,9 +47,8 @@ def world_once(django_db_setup, django_db_blocker):
         services.grant_organiser(director)
 
         def event(**fields):
-            return services.event_create(
-                user=director, date_start="2026-12-05", directors=[director], correction_minutes=0, **fields
-            )
+            fields.setdefault("date_start", "2026-12-05")
+            return services.event_create(user=director, directors=[director], correction_minutes=0, **fields)
 
         jamaican = event(name="Consent Open", slug="consent-open")
         first = seated_table(services.round_create(event=jamaican, user=director), JAMAICAN, director)
@@ -72,6 +77,21 @@ def world_once(django_db_setup, django_db_blocker):
         record_hands(game, director, renamed_hands(BRITISH))
         verify_game(game, director)
 
+        north_american = event(
+            name="Consent Kaluki",
+            slug="consent-kaluki",
+            date_start="2026-12-04",  # before the others: his rating pages' default game stays theirs
+            ruleset_preset="north-american",
+            rules_overrides={"hands": 4},
+            format="placement",
+        )
+        kaluki = seated_table(
+            services.round_create(event=north_american, user=director), NORTH_AMERICAN, director
+        )
+        rules = north_american.ruleset()
+        hands = simulate_north_american_sheet(5, NORTH_AMERICAN, rules=rules, hands=2, dealers=False)
+        record_hands(kaluki, director, hands["deals"])
+
         for entry in Entry.objects.filter(player__name=HIDDEN):
             player_details_set(entry=entry, user=director, consent_public=False)
         season = services.season_create(user=director, name="Consent Season", events=[jamaican, british])
@@ -81,6 +101,8 @@ def world_once(django_db_setup, django_db_blocker):
             "director": director.pk,
             "jamaican": jamaican.slug,
             "british": british.slug,
+            "north_american": north_american.slug,
+            "north_american_hidden": Entry.objects.get(event=north_american, player__name=HIDDEN).pk,
             "hidden": hidden.pk,
             "british_hidden": Entry.objects.get(event=british, player__name=HIDDEN).pk,
             "british_other": Entry.objects.get(event=british, player__name="Eve").pk,
@@ -117,6 +139,7 @@ def public_urls(world) -> list[str]:
     urls = [reverse("scoring:home")]
     urls += event_urls(jamaican, [world["hidden"]], (1, 2))
     urls += event_urls(british, [world["british_hidden"], world["british_other"]], (1,))
+    urls += event_urls(world["north_american"], [world["north_american_hidden"]], (1,))
     urls.append(reverse("adjudication:ruling", kwargs={"slug": jamaican, "ruling_id": world["ruling"]}))
     player = {"player_id": world["player"]}
     urls += [reverse("scoring:rating_player", kwargs=player), reverse("scoring:rating_chart", kwargs=player)]
@@ -124,7 +147,7 @@ def public_urls(world) -> list[str]:
     urls += [f"{reverse('scoring:rating_chart', kwargs=player)}?game=british"]
     for listed in ("scoring:ratings", "scoring:season_ratings"):
         kwargs = {"slug": world["season"]} if listed == "scoring:season_ratings" else {}
-        for game in ("jamaican", "british"):
+        for game in ("jamaican", "british", "north-american"):
             urls += [f"{reverse(listed, kwargs=kwargs)}?game={game}"]
     urls += [reverse("scoring:seasons"), reverse("scoring:season", kwargs={"slug": world["season"]})]
     urls += [reverse("scoring:season_pdf", kwargs={"slug": world["season"]})]
@@ -181,9 +204,23 @@ def test_no_anonymous_page_export_or_pdf_names_the_player(client, world):
     named = [address for address, text in opened.items() if SURNAME in text]
     assert not named, f"{HIDDEN} is named at {named}"
     # The others are named: the texts were read (a PDF's, a spreadsheet's), not empty.
-    assert sum("Fay" in text or "Bob" in text for text in opened.values()) > len(opened) // 2
+    assert sum("Fay" in text or "Bob" in text or "Gus" in text for text in opened.values()) > len(opened) // 2
     exported = [address for address in opened if "_export=" in address]
     assert len(exported) >= 2 * len(EXPORTED)
+
+
+def test_every_public_url_of_the_walk_is_opened(world):
+    from urllib.parse import urlsplit
+
+    from django.urls import resolve
+
+    from tests.scoring.test_every_url_every_role import ACCESS
+
+    public = {name for name, (access, _) in ACCESS.items() if access == "public"} - TABLE_TOKEN_PAGES
+    opened = {
+        resolve(urlsplit(address).path).view_name.removeprefix("scoring:") for address in public_urls(world)
+    }
+    assert public - opened == set(), "public URLs the consent test does not open"
 
 
 def test_the_label_takes_his_place_in_findings_rulings_and_history(client, world):
@@ -198,6 +235,11 @@ def test_the_label_takes_his_place_in_findings_rulings_and_history(client, world
     assert re.search(r"Deal 1, Player 1: ", text), "the findings name the label"
     assert "Player 1 showed a card" in first.content.decode()
     assert "Player 1" in history.content.decode()
+    # A North American game of hands names him as a British one does (his entry is the event's first).
+    kaluki = client.get(
+        reverse("scoring:table", kwargs={"slug": world["north_american"], "number": 1, "table": 1})
+    )
+    assert "Player 1" in kaluki.content.decode() and "Gus" in kaluki.content.decode()
 
 
 def test_the_lists_across_events_name_him_by_his_place(client, world):
