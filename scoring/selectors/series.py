@@ -132,6 +132,114 @@ def _leg_words(scope) -> str:
     return "Not final yet: " + "; ".join(waiting) + "."
 
 
+class _Names:
+    """Who each player is across the series (`identity`) and the name the page gives them: the first
+    record met is kept (`Series.people`). `masks`: {entry id: "Player <entry number>"} of the players
+    who do not consent to public lists (issue 26), shown with their event's name beside it."""
+
+    def __init__(self, records: dict[int, tuple[str, str]], masks: dict[int, str]):
+        self.records = records
+        self.masks = masks
+        self.people: dict[str, Person] = {}
+
+    def person(self, player_id: int, event: Event | None, entry_id: int | None) -> str:
+        name, who = self.records.get(player_id, ("", f"record:{player_id}"))
+        shown = self.masks.get(entry_id, name) if entry_id is not None else name
+        if event is not None and shown != name:
+            shown = f"{shown} of {event.name}"
+        self.people.setdefault(who, Person(player_id, name, shown))
+        return who
+
+    def shown(self, who: str) -> str:
+        return self.people[who].shown
+
+
+def _standings_source(
+    standings: list[dict[str, Any]], legs: list[Event], entry_of: dict[tuple[int, int], int], names: _Names
+) -> Source:
+    """The series standings' places, each player named as in the last leg they played."""
+    order = {event.pk: index for index, event in enumerate(legs)}
+    latest: dict[int, tuple[int, int]] = {}  # record -> (its last leg's position, its entry there)
+    for (event_id, player_id), entry_id in entry_of.items():
+        if player_id not in latest or order[event_id] > latest[player_id][0]:
+            latest[player_id] = (order[event_id], entry_id)
+
+    def placed(row: dict[str, Any]) -> Placed:
+        leg, entry_id = latest.get(row["player_id"], (None, None))
+        event = legs[leg] if leg is not None else None
+        return Placed(names.person(row["player_id"], event, entry_id), row["place"], row["shared"])
+
+    return Source(STANDINGS, True, tuple(placed(row) for row in standings))
+
+
+def _qualifier(names: _Names, entered: set[str], source_name: str, item: Through) -> Qualifier:
+    found = names.people[item.person]
+    return Qualifier(
+        person=item.person,
+        player_id=found.player_id,
+        name=found.name,
+        shown=names.shown(item.person),
+        source=source_name,
+        place=place_words(item.row.place, item.row.shared),
+        by_lot=item.by_lot,
+        entered=item.person in entered,
+    )
+
+
+def _view(
+    names: _Names, entered: set[str], key: str, name: str, event: Event | None, result, words: str
+) -> LegView:
+    """One source's outcome (`SourceOutcome`) as the page shows it."""
+    found = result.cut
+    tie = found.tie
+    lot = found.lot
+
+    def named(rows) -> list[Named]:
+        return [Named(names.shown(row.person), place_words(row.place, row.shared)) for row in rows]
+
+    return LegView(
+        key=key,
+        name=name,
+        event=event,
+        status=result.status,
+        words=words,
+        through=[_qualifier(names, entered, name, item) for item in found.through],
+        passed_over=named(found.passed_over),
+        next_in_line=named(found.next_in_line),
+        tie=[names.shown(who) for who in tie.tied] if tie else [],
+        tie_places=tie.places if tie else 0,
+        tie_place=ordinal(tie.place) if tie else "",
+        lot=(
+            {
+                "seed": lot.seed,
+                "tied": [names.shown(who) for who in lot.tied],
+                "through": [names.shown(who) for who in lot.order[: lot.places]],
+            }
+            if lot
+            else None
+        ),
+    )
+
+
+def _status_words(status: str, scope, blocker: str) -> str:
+    """A leg's state in words; `blocker`: the first leg before it not decided."""
+    if status == NOT_FINAL:
+        return _leg_words(scope)
+    if status == LOT:
+        return "Final. A place shared at the cut waits for its lot."
+    if status == DECIDED:
+        return "Final."
+    if scope.all_final():
+        return f"Final; waiting for {blocker} to be decided."
+    return f"{_leg_words(scope)} Then it waits for {blocker} to be decided."
+
+
+STANDINGS_WORDS = {
+    DECIDED: "Every leg is final.",
+    LOT: "Every leg is final. A place shared at the cut waits for its lot.",
+}
+
+
 def series(season: Season, *, standings: list[dict[str, Any]] | None = None, public: bool = True) -> Series:
     """The series of `season` (its events are the legs, in date order; `season.final` the final).
     `standings`: the series standings' rows (the season's stored table, `RatingList.season_table`),
@@ -161,127 +269,41 @@ def series(season: Season, *, standings: list[dict[str, Any]] | None = None, pub
         else []
     )
     masks = public_names_of([*legs, *([final] if final else [])]) if public else {}
-
-    people: dict[str, Person] = {}
-
-    def person_of(player_id: int, event: Event | None, entry_id: int | None) -> str:
-        name, who = records.get(player_id, ("", f"record:{player_id}"))
-        shown = masks.get(entry_id, name) if entry_id is not None else name
-        if event is not None and shown != name:
-            shown = f"{shown} of {event.name}"
-        people.setdefault(who, Person(player_id, name, shown))
-        return who
-
-    sources = []
-    for event in legs:
-        rows = tuple(
-            Placed(person_of(player_id, event, entry_id), place, shared)
-            for player_id, entry_id, place, shared in places.get(event.pk, ())
+    names = _Names(records, masks)
+    sources = [
+        Source(
+            leg_key(event),
+            event.pk in places,
+            tuple(
+                Placed(names.person(player_id, event, entry_id), place, shared)
+                for player_id, entry_id, place, shared in places.get(event.pk, ())
+            ),
         )
-        sources.append(Source(leg_key(event), event.pk in places, rows))
-    standings_source = None
-    if standings is not None:
-        order = {event.pk: index for index, event in enumerate(legs)}
-        latest: dict[int, tuple[int, int]] = {}  # record -> (its last leg's position, its entry there)
-        for (event_id, player_id), entry_id in entry_of.items():
-            if player_id not in latest or order[event_id] > latest[player_id][0]:
-                latest[player_id] = (order[event_id], entry_id)
-        rows = tuple(
-            Placed(
-                person_of(
-                    row["player_id"],
-                    legs[latest[row["player_id"]][0]] if row["player_id"] in latest else None,
-                    latest[row["player_id"]][1] if row["player_id"] in latest else None,
-                ),
-                row["place"],
-                row["shared"],
-            )
-            for row in standings
-        )
-        standings_source = Source(STANDINGS, True, rows)
+        for event in legs
+    ]
     outcome = qualify_series(
         sources,
         per_leg=season.qualify_per_leg,
-        standings=standings_source,
+        standings=_standings_source(standings, legs, entry_of, names) if standings is not None else None,
         from_standings=season.qualify_from_standings,
         lots=stored_lots(season),
     )
     entered = {identity(name, membership) for _, _, name, membership in final_entries}
-    events = {leg_key(event): event for event in legs}
-
-    def shown(who: str) -> str:
-        return people[who].shown if public else people[who].name
-
-    def qualifier(source_name: str, item: Through) -> Qualifier:
-        found = people[item.person]
-        return Qualifier(
-            person=item.person,
-            player_id=found.player_id,
-            name=found.name,
-            shown=shown(item.person),
-            source=source_name,
-            place=place_words(item.row.place, item.row.shared),
-            by_lot=item.by_lot,
-            entered=item.person in entered,
-        )
-
-    def view(key: str, name: str, event: Event | None, result, words: str) -> LegView:
-        found = result.cut
-        tie = found.tie
-        lot = found.lot
-        return LegView(
-            key=key,
-            name=name,
-            event=event,
-            status=result.status,
-            words=words,
-            through=[qualifier(name, item) for item in found.through],
-            passed_over=[
-                Named(shown(row.person), place_words(row.place, row.shared)) for row in found.passed_over
-            ],
-            next_in_line=[
-                Named(shown(row.person), place_words(row.place, row.shared)) for row in found.next_in_line
-            ],
-            tie=[shown(who) for who in tie.tied] if tie else [],
-            tie_places=tie.places if tie else 0,
-            tie_place=ordinal(tie.place) if tie else "",
-            lot=(
-                {
-                    "seed": lot.seed,
-                    "tied": [shown(who) for who in lot.tied],
-                    "through": [shown(who) for who in lot.order[: lot.places]],
-                }
-                if lot
-                else None
-            ),
-        )
 
     leg_views = []
     blocker = ""  # the first leg not decided: the legs after it wait for it
     for event, result in zip(legs, outcome.legs, strict=True):
-        if result.status == NOT_FINAL:
-            words = _leg_words(scopes[event.pk])
-        elif result.status == LOT:
-            words = "Final. A place shared at the cut waits for its lot."
-        elif result.status == DECIDED:
-            words = "Final."
-        elif scopes[event.pk].all_final():
-            words = f"Final; waiting for {blocker} to be decided."
-        else:
-            words = f"{_leg_words(scopes[event.pk])} Then it waits for {blocker} to be decided."
-        leg_views.append(view(leg_key(event), event.name, event, result, words))
+        words = _status_words(result.status, scopes[event.pk], blocker)
+        leg_views.append(_view(names, entered, leg_key(event), event.name, event, result, words))
         if result.status != DECIDED and not blocker:
             blocker = event.name
     standings_view = None
     if outcome.standings is not None:
         result = outcome.standings
-        words = {
-            DECIDED: "Every leg is final.",
-            LOT: "Every leg is final. A place shared at the cut waits for its lot.",
-        }.get(result.status, "Waiting for every leg to be decided.")
-        standings_view = view(STANDINGS, STANDINGS_NAME, None, result, words)
-    names = {leg_key(event): event.name for event in legs} | {STANDINGS: STANDINGS_NAME}
-    qualifiers = [qualifier(names[key], item) for key, item in outcome.through]
+        words = STANDINGS_WORDS.get(result.status, "Waiting for every leg to be decided.")
+        standings_view = _view(names, entered, STANDINGS, STANDINGS_NAME, None, result, words)
+    source_names = {leg_key(event): event.name for event in legs} | {STANDINGS: STANDINGS_NAME}
+    qualifiers = [_qualifier(names, entered, source_names[key], item) for key, item in outcome.through]
     through = {item.person for item in qualifiers}
     also = [
         masks.get(pk, name)
@@ -298,6 +320,6 @@ def series(season: Season, *, standings: list[dict[str, Any]] | None = None, pub
         qualifiers=qualifiers,
         also_entered=also,
         outcome=outcome,
-        people=people,
-        events=events,
+        people=names.people,
+        events={leg_key(event): event for event in legs},
     )
