@@ -215,16 +215,19 @@ class SeriesOutcome:
     through: tuple[tuple[str, Through], ...]
 
     @property
+    def sources(self) -> list[SourceOutcome]:
+        """Every leg's outcome, then the standings' when places come from them."""
+        return [*self.legs, *([self.standings] if self.standings else [])]
+
+    @property
     def ties(self) -> list[Tie]:
         """The ties waiting for a lot (at most one: the sources after it wait)."""
-        found = [*self.legs, *([self.standings] if self.standings else [])]
-        return [item.cut.tie for item in found if item.cut.tie is not None]
+        return [item.cut.tie for item in self.sources if item.cut.tie is not None]
 
     @property
     def complete(self) -> bool:
         """Every leg decided, and the standings when places come from them: the final's field is known."""
-        found = [*self.legs, *([self.standings] if self.standings else [])]
-        return all(item.status == DECIDED for item in found)
+        return all(item.status == DECIDED for item in self.sources)
 
 
 def qualify_series(
