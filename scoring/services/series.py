@@ -25,7 +25,7 @@ from ..names import name_key
 from ..qualifiers import Lot, draw_lot
 from ..selectors.series import STANDINGS_NAME, Series, series
 from .authority import require_every_event
-from .entries import entered_name, entry_data, next_unseated_round, waitlist_if_full
+from .entries import entry_data, next_unseated_round, waitlist_if_full
 from .guards import touch_results
 from .ratings import ratings_current
 
@@ -139,16 +139,23 @@ def final_entries_create(*, season: Season, user, reason: str = "") -> FinalEntr
     refused: list[str] = []
     first_round = next_unseated_round(final)
     players = Player.objects.in_bulk([item.player_id for item in found.to_enter])
+    keys = {item.player_id: name_key(players[item.player_id].name) for item in found.to_enter}
+    # The final's entries of those names, read once (`entered_name` of each, without a query each).
+    entered = {
+        there.normalized_name: there
+        for there in Entry.objects.filter(event=final, normalized_name__in=set(keys.values())).order_by("-pk")
+    }
     for item in found.to_enter:
         player = players[item.player_id]
-        key = name_key(player.name)
-        there = entered_name(final, key)
+        key = keys[player.pk]
+        there = entered.get(key)
         if there is not None:
             (already if there.player_id == player.pk else refused).append(player.name)
             continue
         entry = Entry(event=final, player=player, normalized_name=key, first_round=first_round)
         entry.full_clean(validate_constraints=False)
         entry.save()
+        entered[key] = entry
         audit_record(
             event=final,
             action="kalooki.entry.added",
