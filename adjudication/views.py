@@ -218,8 +218,7 @@ def _ruling_page(request, event, item, *, appeal=None, decide=None, status=200):
     directs = user_directs(request, event)
     # A public page: a player who does not consent to public lists is "Player <entry number>" (issue 26).
     shown = shown_names(request, event)
-    if shown:
-        shown_ruling(item, shown)
+    shown_ruling(item, shown)
     if appeal is None and directs and item.status == Ruling.Status.STANDING:
         appeal = RulingAppealForm(initial={"version": item.version})
     if decide is None and directs and item.status == Ruling.Status.APPEALED:

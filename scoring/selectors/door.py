@@ -143,9 +143,10 @@ EVERY_NAME = ShownNames()
 
 
 def shown_ruling(ruling, shown: ShownNames):
-    """`ruling` (its entry and player read) with `ruling.shown`: the words a public page prints of it
-    (parts/_ruling.html, the ruling's page) — its player, reason, appeal and decision with the names
-    `shown` gives (issue 26). The ruling itself is not changed."""
+    """`ruling` (its entry and player read) with `ruling.shown`: the words every page prints of it
+    (parts/_ruling.html, the ruling's page, which print nothing else of it) — its player, reason, appeal
+    and decision with the names `shown` gives (issue 26; `EVERY_NAME` on a director's page). The ruling
+    itself is not changed."""
     ruling.shown = {
         "player": shown.of(ruling.entry_id, ruling.entry.player.name),
         **{

@@ -103,10 +103,10 @@ def _entry_of(event: Event, player: Player | Entry) -> Entry:
 
 
 def _rulings_of(entry: Entry, shown: ShownNames) -> list[Ruling]:
-    """The rulings on `entry`, oldest first, each with the words a public page prints of it when `shown`
-    names anyone (`shown_ruling`). One query."""
+    """The rulings on `entry`, oldest first, each with the words its page prints (`shown_ruling`). One
+    query."""
     return [
-        shown_ruling(ruling, shown) if shown else ruling
+        shown_ruling(ruling, shown)
         for ruling in Ruling.objects.filter(entry=entry)
         .select_related("entry__player", "deal__game_set__table__round", "issued_by", "decided_by")
         .order_by("issued_at", "pk")

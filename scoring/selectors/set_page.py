@@ -247,8 +247,7 @@ def set_grid(game_set: GameSet, shown: ShownNames = EVERY_NAME) -> SetPage:
         if ruling.deal_id in deal_of:
             ruling.deal = deal_of[ruling.deal_id]
         rulings_by[(ruling.deal_id, ruling.entry_id)].append(ruling)
-        if shown:
-            shown_ruling(ruling, shown)
+        shown_ruling(ruling, shown)
     names = {seat.position: shown.of(seat.entry_id, seat.entry.player.name) for seat in seats}
     by_entry = {seat.entry_id: names[seat.position] for seat in seats}
     played = [(deal.number, deal.void) for deal in deals]
