@@ -128,6 +128,12 @@ def user_directs(request, event) -> bool:
     return cache[event.pk]
 
 
+def hides_names_across_events(request) -> bool:
+    """Whether the lists across events (ratings, published lists, seasons) show a player without consent
+    to public lists as "Player <place>" (issue 26): to anyone but an organiser."""
+    return not is_organiser(request.user)
+
+
 def shown_names(request, event: Event) -> ShownNames:
     """ "Player <entry number>" for the players without consent to public lists (issue 26); no one for
     the event's directors, who see every name. One query (none for a director)."""

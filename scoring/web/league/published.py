@@ -20,7 +20,7 @@ from ...printing import scoresheets
 from ...selectors.published import published_lists, published_rows
 from ...selectors.ratings import game_named
 from ...services.published import rating_list_publish
-from ..permissions import is_organiser, season_organiser_required
+from ..permissions import hides_names_across_events, is_organiser, season_organiser_required
 from ..responses import pdf_response
 from ..table_page import TableExportView
 from ..view_support import post_form
@@ -87,7 +87,7 @@ class PublishedListView(TableExportView):
         self.official = request.GET.get("list") != EVERY
         # A player who does not consent to public lists now is "Player <place>" but to organisers (issue 26).
         self.rows = published_rows(
-            self.published, official=self.official, public=not is_organiser(request.user)
+            self.published, official=self.official, public=hides_names_across_events(request)
         )
         return super().get(request, *args, **kwargs)
 
@@ -125,6 +125,6 @@ def published_pdf(request, slug: str):
     """A published list printed (the official list; `?list=all`: every rated player)."""
     published = get_object_or_404(PublishedList, slug=slug)
     official = request.GET.get("list") != EVERY
-    rows = published_rows(published, official=official, public=not is_organiser(request.user))
+    rows = published_rows(published, official=official, public=hides_names_across_events(request))
     data = scoresheets.render_published_list(published, rows, official=official)
     return pdf_response(data, f"{published.slug}-{'official' if official else 'every-player'}.pdf")

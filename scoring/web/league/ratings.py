@@ -37,7 +37,7 @@ from ...selectors.ratings import (
     rating_rule,
 )
 from ...services.ratings import rating_rule_update
-from ..permissions import is_organiser, season_organiser_required
+from ..permissions import hides_names_across_events, is_organiser, season_organiser_required
 from ..table_page import TableExportView
 from ..view_support import post_form, posted
 from .forms import MergeForm, RatingRuleForm
@@ -73,7 +73,7 @@ class RatingListView(TableExportView):
         self.rating_list = services.ratings_current(season=self.season, game=self.game)
         self.rule = rating_rule(self.game)
         # A player who does not consent to public lists is "Player <place>" but to organisers (issue 26).
-        self.rows = rating_rows(self.rating_list, rule=self.rule, public=not is_organiser(request.user))
+        self.rows = rating_rows(self.rating_list, rule=self.rule, public=hides_names_across_events(request))
         # A season's lists are not published: movement is the game's list's alone.
         self.since = latest_published(self.game) if self.season is None else None
         return super().get(request, *args, **kwargs)
@@ -153,7 +153,7 @@ def _player_page(request, player_id: int) -> tuple[PlayerRatingPage, RatingList]
     player = get_object_or_404(Player, pk=player_id)
     game = GAMES.get(request.GET.get("game") or "") or game_of_player(player)
     rating_list = services.ratings_current(game=game)
-    return player_rating_page(player, rating_list, public=not is_organiser(request.user)), rating_list
+    return player_rating_page(player, rating_list, public=hides_names_across_events(request)), rating_list
 
 
 def _render_player(

@@ -18,7 +18,12 @@ from ...models import Season
 from ...printing import scoresheets
 from ...printing.pdf_data import season_sheet
 from ...selectors.seasons import event_column, season_events, season_rows
-from ..permissions import is_organiser, may_act_on_events, season_organiser_required
+from ..permissions import (
+    hides_names_across_events,
+    is_organiser,
+    may_act_on_events,
+    season_organiser_required,
+)
 from ..responses import pdf_response
 from ..table_page import TableExportView
 from ..view_support import post_form, posted
@@ -69,7 +74,7 @@ class SeasonView(TableExportView):
 
     def get_table_data(self):
         # A player who does not consent to public lists is "Player <row>" but to organisers (issue 26).
-        return season_rows(self.rating_list, public=not is_organiser(self.request.user))
+        return season_rows(self.rating_list, public=hides_names_across_events(self.request))
 
     def get_table_kwargs(self):
         return super().get_table_kwargs() | {"events": self.events}
@@ -106,7 +111,7 @@ def season_pdf(request, slug: str):
     sheet = season_sheet(
         name=found.name,
         events=[(event_column(event.pk), event.date_start, event.name) for event in season_events(found)],
-        rows=season_rows(rating_list, public=not is_organiser(request.user)),
+        rows=season_rows(rating_list, public=hides_names_across_events(request)),
         best_of=found.best_of,
         points=found.points,
         computed_at=rating_list.computed_at,
