@@ -240,13 +240,21 @@ STANDINGS_WORDS = {
 }
 
 
-def series(season: Season, *, standings: list[dict[str, Any]] | None = None, public: bool = True) -> Series:
+def series(
+    season: Season,
+    *,
+    standings: list[dict[str, Any]] | None = None,
+    public: bool = True,
+    events: list[Event] | None = None,
+) -> Series:
     """The series of `season` (its events are the legs, in date order; `season.final` the final).
     `standings`: the series standings' rows (the season's stored table, `RatingList.season_table`),
     needed when places come from them. `public`: a player who does not consent to public lists is
-    "Player <entry number>" of the event shown beside it."""
+    "Player <entry number>" of the event shown beside it. `events`: the season's events already read
+    (`season_events`), else read here."""
     final = season.final
-    legs = [event for event in season_events(season) if final is None or event.pk != final.pk]
+    events = season_events(season) if events is None else events
+    legs = [event for event in events if final is None or event.pk != final.pk]
     scopes = {event.pk: standings_scope(event, final_only=True) for event in legs}
     final_legs = [event for event in legs if scopes[event.pk].all_final()]
     places = {item.event_id: item.rows for item in event_places(final_legs)} if final_legs else {}

@@ -33,11 +33,12 @@ from .ratings import ratings_current
 MAX_LOTS = 1000
 
 
-def series_read(season: Season, *, public: bool = False) -> Series:
+def series_read(season: Season, *, public: bool = False, events: list[Event] | None = None) -> Series:
     """The series with the series standings when places come from them (computed when stale). Names as
-    they are, as the services read them; `public`: as its page shows them (`series`)."""
+    they are, as the services read them; `public`: as its page shows them (`series`, which takes the
+    season's `events` when they are read already)."""
     standings = ratings_current(season=season).season_table if season.qualify_from_standings else None
-    return series(season, standings=standings, public=public)
+    return series(season, standings=standings, public=public, events=events)
 
 
 def _locked(season: Season, user, *, what: str) -> Season:

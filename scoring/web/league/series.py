@@ -11,6 +11,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from ... import services
 from ...models import Season
+from ...selectors.seasons import season_events
 from ..permissions import may_act_on_events, season_organiser_required
 from ..view_support import post_form
 from .forms import SeriesForm
@@ -21,12 +22,14 @@ def _season(slug: str) -> Season:
 
 
 def _page(request, season: Season, *, form: SeriesForm | None = None, status: int = 200):
-    found = services.series_read(season, public=True)
-    touched = [*(leg.event for leg in found.legs), *([season.final] if season.final else [])]
+    events = season_events(season)
+    may_run = may_act_on_events(request.user, [*events, *([season.final] if season.final else [])])
+    # Who may run the series directs every leg, and sees every name there: here too (issue 26).
+    found = services.series_read(season, public=not may_run, events=events)
     context = {
         "season": season,
         "series": found,
-        "may_run": may_act_on_events(request.user, touched),
+        "may_run": may_run,
         "form": form or SeriesForm(),
     }
     return render(request, "league/series.html", context, status=status)

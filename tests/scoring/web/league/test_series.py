@@ -244,6 +244,15 @@ def test_the_series_page_says_who_is_through_who_is_next_and_what_is_pending(cli
     assert "Create the final's entries" not in text  # the organiser's press is not public
 
 
+def test_who_may_run_the_series_sees_every_name_as_on_its_legs_pages(client, season, director):
+    PlayerDetails.objects.create(player=Entry.objects.get(event__slug="leg-1", player__name="Bob").player,
+                                 consent_public=False)  # fmt: skip
+    services.grant_organiser(director)
+    client.force_login(director)
+    text = text_of(client.get(reverse("scoring:season_series", kwargs={"slug": season.slug})))
+    assert "Bob — 2nd" in text and "Player 2 of Leg 1" not in text
+
+
 def test_the_organiser_presses_create_the_finals_entries(client, season, director):
     services.grant_organiser(director)
     client.force_login(director)
