@@ -18,6 +18,7 @@ from scoring.models import Deal, DealResult, SelfEntryDeal
 from scoring.printing.scoresheets import round_pack_html
 from scoring.printing.sheet_codes import sheet_codes
 from scoring.selectors.british_games import british_game_page
+from scoring.services.self_entry import table_key_regenerate
 
 pytestmark = pytest.mark.django_db
 JSON = {"HTTP_ACCEPT": "application/json"}
@@ -129,7 +130,9 @@ def test_two_seat_slips_confirm_the_whole_set_and_the_history_names_the_three_se
     assert "Send deal 3" in page and "Confirm the set" not in page
 
 
-def test_a_deal_entered_meanwhile_or_an_error_finding_holds_the_rest_for_the_director(game_set, entered):
+def test_a_deal_entered_meanwhile_or_an_error_finding_holds_the_rest_for_the_director(
+    game_set, entered, director
+):
     token, desk = entered
     page = desk.get(support.phone_url(token)).content.decode()
     stamp = page.split('name="entered" value="', 1)[1].split('"', 1)[0]
@@ -149,6 +152,10 @@ def test_a_deal_entered_meanwhile_or_an_error_finding_holds_the_rest_for_the_dir
     assert sorted(Deal.objects.values_list("number", flat=True)) == [1, 2]
     held = SelfEntryDeal.objects.get(number=3)
     assert held.status == SelfEntryDeal.Status.QUEUED and held.queue_reason == "error findings"
+    # A page that accepts nothing now answers 409, as entering does: here its code was changed.
+    table_key_regenerate(table=game_set.table, user=director)
+    closed = desk.post(support.phone_url(token, "self_entry_set"), codes, **JSON)
+    assert closed.status_code == 409 and "code was changed" in closed.json()["message"]
 
 
 def test_a_british_game_is_entered_after_play_and_confirmed_by_two_seat_slips(

@@ -262,6 +262,14 @@ def check(request, token: str, *, key: TableKey):
     return render(request, "parts/_check.html", context)
 
 
+def _refused(request, token: str, key: TableKey, exc: ValidationError) -> HttpResponse:
+    """A service's refusal, said on the page (or as JSON): 409 when the table's page accepts nothing
+    now (the set verified, the key retired, self-entry off) or the entry was changed meanwhile, 400
+    for what was typed."""
+    status = 409 if isinstance(exc, service.SelfEntryClosed) else refusal_status(exc)
+    return _answer(request, token, key, ok=False, message=" ".join(exc.messages), status=status)
+
+
 def _answer(request, token: str, key: TableKey, *, ok: bool, message: str, status: int = 200, **extra):
     if _wants_json(request):
         shown = {name: value for name, value in extra.items() if name != "page"}
@@ -317,8 +325,7 @@ def enter(request, token: str, *, key: TableKey):
             page={"entry": entry},
         )
     except ValidationError as exc:
-        status = 409 if isinstance(exc, service.SelfEntryClosed) else refusal_status(exc)
-        return _answer(request, token, key, ok=False, message=" ".join(exc.messages), status=status)
+        return _refused(request, token, key, exc)
     what = f"{page.game.deal_word.capitalize()} {saved.number}"
     if saved.status == SelfEntryDeal.Status.WAITING:
         message = f"{what} sent: waiting for confirmation by another seat."
@@ -363,9 +370,7 @@ def _decide(request, token: str, key: TableKey, entry_id: int, *, rejecting: boo
     except Locked as locked:
         return _locked(request, token, key, locked.wait)
     except ValidationError as exc:
-        return _answer(
-            request, token, key, ok=False, message=" ".join(exc.messages), status=refusal_status(exc)
-        )
+        return _refused(request, token, key, exc)
     return _answer(request, token, key, ok=True, message=message, status_text=saved.get_status_display())
 
 
@@ -386,9 +391,7 @@ def confirm_set(request, token: str, *, key: TableKey):
     except Locked as locked:
         return _locked(request, token, key, locked.wait)
     except ValidationError as exc:
-        return _answer(
-            request, token, key, ok=False, message=" ".join(exc.messages), status=refusal_status(exc)
-        )
+        return _refused(request, token, key, exc)
     word = game.deal_word
     said = []
     if outcome.recorded:
@@ -422,9 +425,7 @@ def withdraw(request, token: str, entry_id: int, *, key: TableKey):
     except Locked as locked:
         return _locked(request, token, key, locked.wait)
     except ValidationError as exc:
-        return _answer(
-            request, token, key, ok=False, message=" ".join(exc.messages), status=refusal_status(exc)
-        )
+        return _refused(request, token, key, exc)
     return _answer(
         request, token, key, ok=True, message=f"{word.capitalize()} {saved.number} withdrawn: type it again."
     )
@@ -474,8 +475,7 @@ def photo(request, token: str, *, key: TableKey):
     except Locked as locked:
         return _locked(request, token, key, locked.wait)
     except ValidationError as exc:
-        status = 409 if isinstance(exc, service.SelfEntryClosed) else refusal_status(exc)
-        return _answer(request, token, key, ok=False, message=" ".join(exc.messages), status=status)
+        return _refused(request, token, key, exc)
     return _answer(
         request,
         token,

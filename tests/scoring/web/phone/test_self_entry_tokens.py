@@ -128,8 +128,9 @@ def test_a_regenerated_token_opens_the_sheet_read_only_and_accepts_nothing(clien
     assert "read-only" in text and "data-self-entry-form" not in text
     response = client.post(phone_url(old, "self_entry_enter"), deal_one_form(table, key="again"))
     assert response.status_code == 409
+    # Confirming on it is refused as entering is: the page accepts nothing now (409).
     response = client.post(phone_url(old, "self_entry_confirm", entry_id=waiting.pk), {"seat": 2})
-    assert response.status_code == 400
+    assert response.status_code == 409
     waiting.refresh_from_db()
     # What waited under the old code goes to the director, not into the set.
     assert waiting.status == SelfEntryDeal.Status.QUEUED
