@@ -299,14 +299,23 @@ def self_entry_photo(*, key: TableKey, seat: Any, seat_code: Any, upload: Upload
     return photo_store(game_set=game_set, upload=upload, by=f"seat {position} ({name})")
 
 
+def _entered(entry: SelfEntryDeal, game_set: GameSet) -> str:
+    """The entry as its refusals name it, in the game's word: "deal 3 as entered", "hand 3 as entered"."""
+    return f"{game_of(game_set.table.round.event).deal_word} {entry.number} as entered"
+
+
 def _waiting(entry: SelfEntryDeal, game_set: GameSet, expected_version: int | None) -> SelfEntryDeal:
     entry = SelfEntryDeal.objects.select_for_update().get(pk=entry.pk)
     if entry.game_set_id != game_set.pk:
-        raise ValidationError("That deal was entered at another table.")
+        raise ValidationError(
+            f"That {game_of(game_set.table.round.event).deal_word} was entered at another table, not at "
+            f"round {game_set.table.round.number}, table {game_set.table.number}."
+        )
+    what = _entered(entry, game_set)
     if entry.status != SelfEntryDeal.Status.WAITING:
         status = entry.get_status_display().lower()
-        raise ValidationError(f"Deal {entry.number} is no longer waiting for confirmation ({status}).")
-    check_version(entry, expected_version, what=f"deal {entry.number} as entered")
+        raise ValidationError(f"{what.capitalize()} is no longer waiting for confirmation ({status}).")
+    check_version(entry, expected_version, what=what)
     entry.game_set = game_set
     return entry
 
@@ -317,7 +326,13 @@ def _other_seat(
     """Another seat than the one that entered, proven by its code."""
     position, name = _seat(game_set, seat)
     if position == entry.entered_seat:
-        raise field_errors({"seat": "A player of another seat confirms or rejects the deal."})
+        word = game_of(game_set.table.round.event).deal_word
+        raise field_errors(
+            {
+                "seat": f"Seat {position} entered {word} {entry.number}: a player of another seat "
+                "confirms or rejects it."
+            }
+        )
     _check_code(key, position, name, seat_code)
     return position, name
 
@@ -376,7 +391,8 @@ def _audit_closed(entry: SelfEntryDeal) -> None:
             "closed_identical",
             before={"status": "queued"},
             after=_state(entry),
-            reason=f"identical to deal {entry.number} as recorded: nothing to settle",
+            reason=f"identical to {game_of(entry.game_set.table.round.event).deal_word} {entry.number} as "
+            "recorded: nothing to settle",
         )
 
 
@@ -684,7 +700,7 @@ def self_entry_reject(
     position, name = _other_seat(key, entry, game_set, seat, seat_code)
     reason = (reason or "").strip()
     if not reason:
-        raise field_errors({"reason": "Say what is wrong with the deal."})
+        raise field_errors({"reason": f"Say what is wrong with {_entered(entry, game_set)}."})
     if len(reason) > MAX_TEXT or "\x00" in reason:
         raise field_errors({"reason": f"Say it in at most {MAX_TEXT} characters."})
     entry.confirmed_seat = position
@@ -705,11 +721,10 @@ def self_entry_reject(
 def _queued(entry: SelfEntryDeal, expected_version: int | None) -> tuple[SelfEntryDeal, GameSet]:
     game_set = locked_set(entry.game_set)
     entry = SelfEntryDeal.objects.select_for_update().get(pk=entry.pk)
-    check_version(entry, expected_version, what=f"deal {entry.number} as entered")
+    what = _entered(entry, game_set)
+    check_version(entry, expected_version, what=what)
     if entry.status not in OPEN:
-        raise ValidationError(
-            f"Deal {entry.number} as entered is settled already ({entry.get_status_display()})."
-        )
+        raise ValidationError(f"{what.capitalize()} is settled already ({entry.get_status_display()}).")
     entry.game_set = game_set
     return entry, game_set
 

@@ -210,6 +210,10 @@ def test_a_british_game_is_entered_after_play_and_confirmed_by_two_seat_slips(
     assert next(seat for seat in british_game_page(game).seats if seat.player == "Bob").total == 95
     audit = AuditEntry.objects.filter(action="kalooki.hand.recorded").order_by("pk").last()
     assert "entered by seat 1 (Ann)" in audit.reason and "seats 2 (Bob) and 3 (Cy)" in audit.reason
+    # A hand recorded is no longer withdrawn, and the refusal says "hand" as the game does.
+    late = desk.post(withdraw, {"seat": 2, "seat_code": support.seat_code(game, 2)}, **JSON)
+    assert late.status_code == 400
+    assert late.json()["message"] == "Hand 1 as entered is no longer waiting for confirmation (recorded)."
     # A game runs past nine hands: another table enters ten, then confirms them all.
     other = make_table(game.table.round, ("Dee", "Eve", "Fay"), number=2)
     token = support.table_token(other)

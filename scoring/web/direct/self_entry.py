@@ -112,7 +112,10 @@ def accept(request, event: Event, entry_id: int):
         request,
         event,
         lambda: service.self_entry_accept(entry=entry, user=request.user, expected_version=_version(request)),
-        lambda saved: f"Deal {saved.number} at table {entry.game_set.table.number} recorded as entered.",
+        lambda saved: (
+            f"{event.game.deal_word.capitalize()} {saved.number} at table {entry.game_set.table.number} "
+            "recorded as entered."
+        ),
     )
 
 
@@ -129,7 +132,7 @@ def dismiss(request, event: Event, entry_id: int):
             reason=request.POST.get("reason", ""),
             expected_version=_version(request),
         ),
-        lambda saved: f"The table's entry of deal {saved.number} is rejected.",
+        lambda saved: f"The table's entry of {event.game.deal_word} {saved.number} is rejected.",
     )
 
 
@@ -240,5 +243,9 @@ def correct(request, event: Event, entry_id: int):
     except ValidationError as exc:
         form.add_service_error(exc)
         return table_page(request, event, game_set, status=refusal_status(exc), entry=form, **extra)
-    messages.success(request, f"Deal {entry.number} at table {game_set.table.number} recorded as corrected.")
+    messages.success(
+        request,
+        f"{event.game.deal_word.capitalize()} {entry.number} at table {game_set.table.number} recorded as "
+        "corrected.",
+    )
     return _back(event)
