@@ -91,12 +91,32 @@ def _open_set(key: TableKey) -> GameSet:
     return game_set
 
 
-def _seat(game_set: GameSet, seat: Any) -> tuple[int, str]:
-    names = {row.position: row.entry.player.name for row in seats_of(game_set)}
+def _names_of(seats: Iterable[Any]) -> dict[int, str]:
+    """{position: player} of a set's seats as loaded (`sheets.seats_of`)."""
+    return {row.position: row.entry.player.name for row in seats}
+
+
+def _seat_names(game_set: GameSet) -> dict[int, str]:
+    return _names_of(seats_of(game_set))
+
+
+def _position(seat: Any) -> int:
+    """The seat number a form sent, or 0 (no seat) when it is none."""
     try:
-        position = int(seat)
+        return int(seat)
     except (TypeError, ValueError):
-        position = 0
+        return 0
+
+
+def _recorded(deals: Iterable[Any], number: int) -> Any:
+    """The set's recorded deal `number` (its `deals` as loaded), or None when it has none (a void one
+    is none)."""
+    return next((row for row in deals if row.number == number and not row.void), None)
+
+
+def _seat(game_set: GameSet, seat: Any) -> tuple[int, str]:
+    names = _seat_names(game_set)
+    position = _position(seat)
     if position not in names:
         raise field_errors({"seat": "Choose your seat at this table."})
     return position, names[position]
@@ -173,10 +193,7 @@ def _as_stored(data: Any) -> Any:
 def _resent(sent: SelfEntryDeal, game_set: GameSet, seat: Any, data: Mapping[str, Any]) -> SelfEntryDeal:
     """`sent`, when `data` and `seat` are what made it (a phone sending its deal again); else
     `SelfEntryResent`: the key was sent first with other values, which stand."""
-    try:
-        same_seat = int(seat) == sent.entered_seat
-    except (TypeError, ValueError):
-        same_seat = False
+    same_seat = _position(seat) == sent.entered_seat
     try:
         record = game_of(game_set.table.round.event).read(
             data,
@@ -254,7 +271,7 @@ def self_entry_submit(
         entered_device=device,
     )
     rivals = list(SelfEntryDeal.objects.filter(game_set=game_set, number=record.deal, status__in=OPEN))
-    recorded = any(row.number == record.deal and not row.void for row in deals)
+    recorded = _recorded(deals, record.deal) is not None
     same = None if record.void else _identical_to_recorded(record.deal, entry.data, game_set, seats, deals)
     if same is not None:
         # What the desk recorded already, said again: nothing for anyone to settle.
@@ -337,10 +354,6 @@ def _other_seat(
     return position, name
 
 
-def _seat_names(game_set: GameSet) -> dict[int, str]:
-    return {row.position: row.entry.player.name for row in seats_of(game_set)}
-
-
 def _why(entry: SelfEntryDeal, names: Mapping[int, str]) -> str:
     """The audit's reason for a self-entered deal: the seats, proven by their codes, and their devices
     (after the set: the entering seat and the two that confirmed the whole set)."""
@@ -365,12 +378,11 @@ def _identical_to_recorded(
     """The recorded (not void) deal `number` of the set (its `seats` and `deals` as loaded) when the
     entry's `data` says nothing other than it, cell by cell (`selectors.self_entry.same_deal`); else
     None."""
-    recorded = next((row for row in deals if row.number == number and not row.void), None)
+    recorded = _recorded(deals, number)
     if recorded is None:
         return None
     game = game_of(game_set.table.round.event)
-    names = {row.position: row.entry.player.name for row in seats}
-    theirs = deal_as_data(recorded, names, game)
+    theirs = deal_as_data(recorded, _names_of(seats), game)
     return recorded if same_deal(dict(data), theirs, mark=game.mark) else None
 
 
@@ -443,52 +455,17 @@ def self_entry_confirm(
     entry.version += 1
     # The set's seats and deals, read once for the checks below.
     seats = seats_of(game_set)
-    deals = deals_of(game_set)
-    names = {row.position: row.entry.player.name for row in seats}
-    recorded = not entry.data.get("void") and any(
-        row.number == entry.number and not row.void for row in deals
+    names = _names_of(seats)
+    _settle_confirmed(
+        entry,
+        game_set,
+        seats,
+        deals_of(game_set),
+        names,
+        one_phone=entry.same_device,
+        review=event.self_entry == Event.SelfEntry.REVIEW,
+        expected_set_version=entry.set_version,
     )
-    changed = ""
-    try:
-        entry.findings = [] if recorded else _errors_here(game_set, seats, deals, entry)
-    except ValidationError as exc:
-        # The game moved on since the entry (a game over, a hand the desk entered before it).
-        changed = " ".join(exc.messages)
-    same = _identical_to_recorded(entry.number, entry.data, game_set, seats, deals) if recorded else None
-    if same is not None:
-        # The desk recorded this very deal meanwhile: nothing for anyone to settle.
-        _close_identical(entry, same, word)
-    elif recorded:
-        entry.status = SelfEntryDeal.Status.QUEUED
-        entry.queue_reason = f"conflict: {word} {entry.number} was recorded meanwhile"
-    elif entry.same_device:
-        entry.status = SelfEntryDeal.Status.QUEUED
-        entry.queue_reason = "one phone entered and confirmed it (the event allows one-phone tables)"
-    elif changed:
-        entry.status = SelfEntryDeal.Status.QUEUED
-        entry.queue_reason = ("the set changed: " + changed)[:200]
-    elif entry.findings:
-        entry.status = SelfEntryDeal.Status.QUEUED
-        entry.queue_reason = "error findings"
-    elif game_set.table.round.event.self_entry == Event.SelfEntry.REVIEW:
-        entry.status = SelfEntryDeal.Status.QUEUED
-        entry.queue_reason = "the event has every deal checked by the director"
-    else:
-        try:
-            with transaction.atomic():
-                outcome = deal_record(
-                    game_set=game_set,
-                    user=None,
-                    data=entry.data,
-                    expected_set_version=entry.set_version,
-                    reason=_why(entry, names),
-                )
-        except ValidationError as exc:
-            entry.status = SelfEntryDeal.Status.QUEUED
-            entry.queue_reason = ("the set changed: " + " ".join(exc.messages))[:200]
-        else:
-            entry.status = SelfEntryDeal.Status.RECORDED
-            entry.deal = outcome.deal
     entry.save()
     _audit(entry, "confirmed", before={"status": "waiting"}, after=_state(entry), reason=_why(entry, names))
     _audit_closed(entry)
@@ -504,18 +481,15 @@ class SetConfirmation:
     queued: list[SelfEntryDeal]
 
 
-def _confirming_seats(key: TableKey, game_set: GameSet, seats: Sequence[tuple[Any, Any]]) -> list[int]:
-    """Two different seats, each proven by the code of its own seat slip: their positions, or the
-    refusal naming the field that is wrong (`SeatCodeWrong` for a missing or wrong code)."""
+def _confirming_seats(key: TableKey, names: Mapping[int, str], seats: Sequence[tuple[Any, Any]]) -> list[int]:
+    """Two different seats of the table (`names`: {position: player}), each proven by the code of its
+    own seat slip: their positions, or the refusal naming the field that is wrong (`SeatCodeWrong` for
+    a missing or wrong code)."""
     if len(seats) != 2:
         raise ValidationError("Two seats confirm the set: each chooses their seat and types their code.")
-    names = _seat_names(game_set)
     proven: list[int] = []
     for index, (seat, seat_code) in enumerate(seats, start=1):
-        try:
-            position = int(seat)
-        except (TypeError, ValueError):
-            position = 0
+        position = _position(seat)
         if position not in names:
             raise field_errors(
                 {f"seat_{index}": f"Choose the seat of the {('first', 'second')[index - 1]} player."}
@@ -539,36 +513,64 @@ def _confirming_seats(key: TableKey, game_set: GameSet, seats: Sequence[tuple[An
     return proven
 
 
-def _settle_confirmed(entry: SelfEntryDeal, game_set: GameSet, seats, names: Mapping[int, str]) -> None:
-    """One entry of a set two seats confirmed: recorded through `deal_record` when clean, else queued
-    with the reason (not saved here)."""
+def _settle_confirmed(
+    entry: SelfEntryDeal,
+    game_set: GameSet,
+    seats,
+    deals,
+    names: Mapping[int, str],
+    *,
+    one_phone: bool = False,
+    review: bool = False,
+    expected_set_version: int | None = None,
+) -> None:
+    """A confirmed entry settled against the set as it stands (its `seats` and `deals` as loaded):
+    closed when the desk recorded the very same deal meanwhile; else waiting for the director, with
+    the reason, when it conflicts with one recorded, one phone confirmed it (`one_phone`), the set
+    moved on, it has error findings or the event has the director check every deal (`review`); else
+    recorded through `deal_record`. Not saved here."""
     word = game_of(game_set.table.round.event).deal_word
-    deals = deals_of(game_set)
-    recorded = not entry.data.get("void") and any(
-        row.number == entry.number and not row.void for row in deals
-    )
+    recorded = not entry.data.get("void") and _recorded(deals, entry.number) is not None
+    changed = ""
+    try:
+        entry.findings = [] if recorded else _errors_here(game_set, seats, deals, entry)
+    except ValidationError as exc:
+        # The game moved on since the entry (a game over, a hand the desk entered before it).
+        changed = " ".join(exc.messages)
     same = _identical_to_recorded(entry.number, entry.data, game_set, seats, deals) if recorded else None
+    held = ""
     if same is not None:
+        # The desk recorded this very deal meanwhile: nothing for anyone to settle.
         _close_identical(entry, same, word)
         return
     if recorded:
-        entry.status = SelfEntryDeal.Status.QUEUED
-        entry.queue_reason = f"conflict: {word} {entry.number} was recorded meanwhile"
-        return
-    try:
-        entry.findings = _errors_here(game_set, seats, deals, entry)
-        if entry.findings:
-            entry.status = SelfEntryDeal.Status.QUEUED
-            entry.queue_reason = "error findings"
+        held = f"conflict: {word} {entry.number} was recorded meanwhile"
+    elif one_phone:
+        held = "one phone entered and confirmed it (the event allows one-phone tables)"
+    elif changed:
+        held = "the set changed: " + changed
+    elif entry.findings:
+        held = "error findings"
+    elif review:
+        held = "the event has every deal checked by the director"
+    else:
+        try:
+            with transaction.atomic():
+                outcome = deal_record(
+                    game_set=game_set,
+                    user=None,
+                    data=entry.data,
+                    expected_set_version=expected_set_version,
+                    reason=_why(entry, names),
+                )
+        except ValidationError as exc:
+            held = "the set changed: " + " ".join(exc.messages)
+        else:
+            entry.status = SelfEntryDeal.Status.RECORDED
+            entry.deal = outcome.deal
             return
-        with transaction.atomic():
-            outcome = deal_record(game_set=game_set, user=None, data=entry.data, reason=_why(entry, names))
-    except ValidationError as exc:
-        entry.status = SelfEntryDeal.Status.QUEUED
-        entry.queue_reason = ("the set changed: " + " ".join(exc.messages))[:200]
-        return
-    entry.status = SelfEntryDeal.Status.RECORDED
-    entry.deal = outcome.deal
+    entry.status = SelfEntryDeal.Status.QUEUED
+    entry.queue_reason = held[:200]
 
 
 @transaction.atomic
@@ -604,9 +606,9 @@ def self_entry_confirm_set(
             f"The {game.unit} as entered changed since this page was opened: check it on the page again, "
             "then confirm."
         )
-    first, second = _confirming_seats(key, game_set, seats)
     seat_rows = seats_of(game_set)
-    names = {row.position: row.entry.player.name for row in seat_rows}
+    names = _names_of(seat_rows)
+    first, second = _confirming_seats(key, names, seats)
     now = timezone.now()
     held = ""
     outcome = SetConfirmation(recorded=[], queued=[])
@@ -618,7 +620,8 @@ def self_entry_confirm_set(
         if held:
             entry.status, entry.queue_reason = SelfEntryDeal.Status.QUEUED, held
         else:
-            _settle_confirmed(entry, game_set, seat_rows, names)
+            # The deals as recorded so far: each one confirmed before it is among them.
+            _settle_confirmed(entry, game_set, seat_rows, deals_of(game_set), names)
         if entry.status == SelfEntryDeal.Status.QUEUED:
             outcome.queued.append(entry)
             held = held or f"{game.deal_word} {entry.number} before it waits for the director"
