@@ -187,6 +187,17 @@ class PhonePage:
         )
 
     @property
+    def entered(self) -> list[tuple[PhoneEntry, bool]]:
+        """After the set: the entries waiting, in number order, each with whether the page offers to
+        withdraw it — any deal of a set, a game's hand only as the last entered (the hands after it
+        were worked out from it; `self_entry_withdraw` refuses the others)."""
+        ordered = sorted(self.waiting, key=lambda item: item.number)
+        return [
+            (item, self.accepting and (self.hands is None or index == len(ordered) - 1))
+            for index, item in enumerate(ordered)
+        ]
+
+    @property
     def held(self) -> PhoneEntry | None:
         """The entry of the deal due that waits (for confirmation or the director): while it does, the
         page offers no form for that deal (a second entry would only be a conflict)."""
@@ -201,9 +212,7 @@ class PhonePage:
         if not self.accepting:
             return self.closed_because
         if self.after and self.waiting:
-            numbers = ", ".join(
-                str(item.number) for item in sorted(self.waiting, key=lambda item: item.number)
-            )
+            numbers = ", ".join(str(item.number) for item, _ in self.entered)
             more = f"Type {word} {self.due.number} next; when" if self.due else "When"
             return (
                 f"{word.capitalize()}s entered: {numbers}. {more} the whole {self.game.unit} is in, two "

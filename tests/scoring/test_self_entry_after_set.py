@@ -136,6 +136,8 @@ def test_a_deal_entered_meanwhile_or_an_error_finding_holds_the_rest_for_the_dir
     token, desk = entered
     page = desk.get(support.phone_url(token)).content.decode()
     stamp = page.split('name="entered" value="', 1)[1].split('"', 1)[0]
+    # Any deal of a set may be withdrawn, not only the last.
+    assert "Withdraw deal 1" in page and "Withdraw deal 2" in page
     # Deal 3 typed with a score nobody can have (a winner's score not 0): an error finding.
     form = support.deal_one_form(game_set, key="send-3", deal=3, out="Dee", dealer="Cy")
     assert desk.post(support.phone_url(token, "self_entry_enter"), form, **JSON).json()["ok"]
@@ -197,7 +199,10 @@ def test_a_british_game_is_entered_after_play_and_confirmed_by_two_seat_slips(
     refused = desk.post(withdraw, {"seat": 2, "seat_code": support.seat_code(game, 2)}, **JSON)
     assert refused.status_code == 400 and "withdraw hand 2 first" in refused.json()["message"]
     # Bob's reset is shown as it will be computed, from hand 1 as entered: Cy's 95 (B7).
-    assert "resets to <strong>95</strong>" in desk.get(support.phone_url(token)).content.decode()
+    page = desk.get(support.phone_url(token)).content.decode()
+    assert "resets to <strong>95</strong>" in page
+    # The page offers to withdraw the last hand entered only, as the service allows.
+    assert "Withdraw hand 2" in page and "Withdraw hand 1" not in page
     assert (
         confirm_set(desk, token, (2, support.seat_code(game, 2)), (2, support.seat_code(game, 2))).status_code
         == 400
