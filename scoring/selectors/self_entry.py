@@ -5,6 +5,7 @@ whatever the event size."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -258,9 +259,14 @@ def _resets(entry: SelfEntryDeal, game_set: GameSet, seats: list, deals: list) -
     except ValidationError:
         return {}
     sheet, index = sheet_with_deal(game_set, seats, deals, placed)
+    return _buy_in_resets(sheet["deals"][index])
+
+
+def _buy_in_resets(row: Mapping[str, Any]) -> dict[str, int]:
+    """{player: the total they reset to} of a computed sheet's hand, for each player who bought in."""
     return {
         name: line["reset_to"]
-        for name, line in (sheet["deals"][index].get("results") or {}).items()
+        for name, line in (row.get("results") or {}).items()
         if line.get("buy_in") and line.get("reset_to") is not None
     }
 
@@ -351,19 +357,21 @@ def phone_page(key: TableKey) -> PhonePage:
         if not seat_rows:
             seat_rows, deal_rows = seats_of(game_set), deals_of(game_set)
         sheet = sheet_with_entered(game_set, seat_rows, deal_rows, entered)
-        entered_due = _entered_due(game, game_set, grid, sheet, entered)
+        entered_due = due = _entered_due(game, game_set, grid, sheet, entered)
         if game.of_hands:
             # A buy-in's reset as it will be computed, from the hands entered before it.
             entered_resets = {
-                row["deal"]: {
-                    name: line["reset_to"]
-                    for name, line in (row.get("results") or {}).items()
-                    if line.get("buy_in") and line.get("reset_to") is not None
-                }
-                for row in sheet["deals"]
-                if not row.get("void")
+                row["deal"]: _buy_in_resets(row) for row in sheet["deals"] if not row.get("void")
             }
-        due = entered_due
+
+    def resets(entry: SelfEntryDeal) -> dict[str, int] | None:
+        """A waiting hand's buy-ins with the total each resets to (a set's deals have none)."""
+        if hands is None or entry.status != SelfEntryDeal.Status.WAITING:
+            return None
+        if entered_resets is not None:
+            return entered_resets.get(entry.number, {})
+        return _resets(entry, game_set, seat_rows, deal_rows)
+
     closed = ""
     if key.retired_at is not None:
         closed = "This code was changed by the director: the sheet is shown read-only."
@@ -374,18 +382,7 @@ def phone_page(key: TableKey) -> PhonePage:
     elif due is None and not entered:
         closed = finished
     names = {seat.position: seat.player for seat in seats}
-    entries = [
-        _phone_entry(
-            entry,
-            names,
-            None
-            if hands is None or entry.status != SelfEntryDeal.Status.WAITING
-            else entered_resets.get(entry.number, {})
-            if entered_resets is not None
-            else _resets(entry, game_set, seat_rows, deal_rows),
-        )
-        for entry in rows
-    ]
+    entries = [_phone_entry(entry, names, resets(entry)) for entry in rows]
     return PhonePage(
         key=key,
         game=game,

@@ -9,15 +9,18 @@ from typing import Any
 
 import pytest
 import self_entry_support as support
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from self_entry_support import fresh_limits  # noqa: F401 (autouse: no wrong tries left over)
 
 from adjudication.models import AuditEntry
 from scoring import services
-from scoring.models import Deal, DealResult, SelfEntryDeal
+from scoring.models import Deal, DealResult, SelfEntryDeal, TableKey
 from scoring.printing.scoresheets import round_pack_html
 from scoring.printing.sheet_codes import sheet_codes
 from scoring.selectors.british_games import british_game_page
+from scoring.selectors.self_entry import phone_page
 from scoring.services.self_entry import table_key_regenerate
 
 pytestmark = pytest.mark.django_db
@@ -161,7 +164,7 @@ def test_a_deal_entered_meanwhile_or_an_error_finding_holds_the_rest_for_the_dir
 
 
 def test_a_british_game_is_entered_after_play_and_confirmed_by_two_seat_slips(
-    make_event, director, make_table
+    make_event, director, make_table, django_assert_num_queries
 ):
     event = make_event(
         name="Quiet club", slug="quiet-club", ruleset_preset="british-swedish", format="placement"
@@ -192,6 +195,10 @@ def test_a_british_game_is_entered_after_play_and_confirmed_by_two_seat_slips(
     assert "Send hand 2" in page and 'data-before="60"' in page
     second = hand(2, "Cy", {1: {"penalty": 30}, 2: {"penalty": 50, "buy_in": "on"}})
     assert desk.post(send, second, **JSON).json()["ok"]
+    key = TableKey.objects.get(table=game.table, retired_at=None)
+    with CaptureQueriesContext(connection) as two_waiting:
+        phone_page(key)
+    page_queries = len(two_waiting)  # read now: each request clears the connection's log
     assert not Deal.objects.exists()
     # Hand 2 was worked out from hand 1: hand 1 is withdrawn only once hand 2 is.
     first = SelfEntryDeal.objects.get(game_set=game, number=1)
@@ -227,6 +234,10 @@ def test_a_british_game_is_entered_after_play_and_confirmed_by_two_seat_slips(
     for number in range(1, 11):
         form = hand(number, "Dee", {2: {"penalty": 2}, 3: {"penalty": 3}}, game=other)
         assert desk.post(send, form, **JSON).json()["ok"], number
+    # The phone page reads as many queries with ten hands waiting as with two: none a hand.
+    key = TableKey.objects.get(table=other.table, retired_at=None)
+    with django_assert_num_queries(page_queries):
+        phone_page(key)
     answer = confirm_set(desk, token, (3, support.seat_code(other, 3)), (1, support.seat_code(other, 1)))
     assert answer.json()["message"] == f"Hands {', '.join(map(str, range(1, 11)))} confirmed and recorded."
     assert next(seat for seat in british_game_page(other).seats if seat.player == "Fay").total == 30
