@@ -223,24 +223,35 @@ class BritishHandEntry:
 
 
 def hand_lines(
-    page: GamePage, entry: BritishHandEntry | None, sequence: int | None = None
+    page: GamePage,
+    entry: BritishHandEntry | None,
+    sequence: int | None = None,
+    *,
+    before: Mapping[str, tuple[int, int]] | None = None,
 ) -> list[tuple[Any, ...]]:
     """The hand form's lines with each player's total before the hand and the buy-ins they had left then:
-    the game as it stands for the next hand; for a correction, the game's own cells up to that hand."""
+    the game as it stands for the next hand; for a correction, the game's own cells up to that hand;
+    `before` when given ({player: (total, buy-ins left)}: after the set, once the hands entered are)."""
     if entry is None:
         return []
+    if before is None:
+        before = _before_hand(page, sequence)
+    return [(name, form, *before.get(name, (0, 0))) for name, form in entry.lines]
+
+
+def _before_hand(page: GamePage, sequence: int | None) -> dict[str, tuple[int, int]]:
+    """{player: (total, buy-ins left)} before the hand: the next one, or the one played `sequence`."""
     allowed = getattr(page.rules, "buy_ins", 0)
     row = page.row_played(sequence) if sequence else None
     if row is None:
-        before = {seat.player: (seat.total, seat.buy_ins_left) for seat in page.seats}
-    else:
-        earlier = page.rows[: page.rows.index(row)]
-        before = {}
-        for index, seat in enumerate(page.seats):
-            cells = [done.cells[index] for done in earlier if done.cells[index].played]
-            bought = sum(1 for cell in cells if cell.buy_in)
-            before[seat.player] = (cells[-1].total if cells else 0, max(allowed - bought, 0))
-    return [(name, form, *before.get(name, (0, 0))) for name, form in entry.lines]
+        return {seat.player: (seat.total, seat.buy_ins_left) for seat in page.seats}
+    earlier = page.rows[: page.rows.index(row)]
+    before = {}
+    for index, seat in enumerate(page.seats):
+        cells = [done.cells[index] for done in earlier if done.cells[index].played]
+        bought = sum(1 for cell in cells if cell.buy_in)
+        before[seat.player] = (cells[-1].total if cells else 0, max(allowed - bought, 0))
+    return before
 
 
 def live_reset(page: GamePage) -> dict[str, int] | None:

@@ -180,14 +180,12 @@ def _page(request, token: str, key: TableKey, *, status: int = 200, **extra: Any
     device = _device(request) or secrets.token_urlsafe(18)
     entry = extra.pop("entry", None) or _entry_form(page, offered=True)
     if page.hands is not None:
+        # After the set: each player's total and buy-ins left once the hands entered before are.
+        entered = page.due.before if page.due is not None else None
         lines = [
             {"name": name, "form": form, "before": before, "left": left}
-            for name, form, before, left in hand_lines(page.hands, entry)
+            for name, form, before, left in hand_lines(page.hands, entry, before=entered)
         ]
-        if page.due is not None and page.due.before is not None:
-            # After the set: each player's total and buy-ins left once the hands entered before are.
-            for line in lines:
-                line["before"], line["left"] = page.due.before.get(line["name"], (0, 0))
     else:
         lines = (
             [{"seat": seat, "name": name, "form": form} for seat, (name, form) in enumerate(entry.lines, 1)]
