@@ -12,6 +12,9 @@ from __future__ import annotations
 from django.db import models
 from django.utils import timezone
 
+# Who took a photo ("seat 2 (Bob)", "director alice"): the upload cuts it, an archive is held to it.
+BY_LENGTH = 120
+
 
 class SheetPhoto(models.Model):
     """One photo of a table's signed sheet: who took it (`by`: "seat 2 (Bob)" or "director alice")
@@ -19,7 +22,7 @@ class SheetPhoto(models.Model):
 
     game_set = models.ForeignKey("scoring.GameSet", on_delete=models.CASCADE, related_name="photos")
     taken_at = models.DateTimeField(default=timezone.now)
-    by = models.CharField(max_length=120)
+    by = models.CharField(max_length=BY_LENGTH)
     sha256 = models.CharField(max_length=64)
     width = models.PositiveIntegerField()
     height = models.PositiveIntegerField()

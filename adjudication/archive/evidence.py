@@ -16,6 +16,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 
 from adjudication.engine.sheet import got
+from scoring.evidence_models import BY_LENGTH
 from scoring.photos import MAX_UPLOAD_BYTES, photo_kept
 from scoring.services.evidence import MAX_PHOTOS, ArchivedPhoto
 
@@ -41,8 +42,8 @@ def _photo(raw: Any, path: str) -> ArchivedPhoto:
     if taken_at is None:
         raise ArchiveError(f"{path}.taken_at", "missing: when the photo was taken")
     by = text_at(item.get("by"), f"{path}.by", required=True)
-    if len(by) > 120:
-        raise ArchiveError(f"{path}.by", f"at most 120 characters, got {len(by)}")
+    if len(by) > BY_LENGTH:
+        raise ArchiveError(f"{path}.by", f"at most {BY_LENGTH} characters, got {len(by)}")
     encoded = item.get("jpeg_base64")
     if not isinstance(encoded, str) or not encoded:
         raise ArchiveError(f"{path}.jpeg_base64", f"expected the photo as base64 text, got {got(encoded)}")

@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from adjudication.audit import acting_user, audit_record
 
+from ..evidence_models import BY_LENGTH
 from ..games import game_of
 from ..models import GameSet, SheetPhoto
 from ..photos import PreparedPhoto, photo_kept, photo_prepared, too_large
@@ -73,7 +74,7 @@ def _row(game_set: GameSet, prepared: PreparedPhoto, *, taken_at: datetime, by: 
     return SheetPhoto(
         game_set=game_set,
         taken_at=taken_at,
-        by=by[:120],
+        by=by[:BY_LENGTH],
         sha256=prepared.sha256,
         width=prepared.width,
         height=prepared.height,
