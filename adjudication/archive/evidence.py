@@ -60,7 +60,8 @@ def _photo(raw: Any, path: str) -> ArchivedPhoto:
             "is not the photo's own: the archive was changed or damaged after it was written",
         )
     try:
-        photo_kept(data, "the photo")
+        # What the photo will be stored as (a clean photo of ours byte for byte): prepared once, here.
+        data = photo_kept(data, "the photo").data
     except ValidationError as exc:
         raise ArchiveError(
             f"{path}.jpeg_base64", " ".join(exc.messages).removeprefix("the photo: ")

@@ -128,7 +128,8 @@ def sheet_photo_add(*, game_set: GameSet, user, upload: Upload | None) -> SheetP
 
 @dataclass(frozen=True)
 class ArchivedPhoto:
-    """A photo as an archive's `tables[].evidence` gives it (checked by the archive's reader)."""
+    """A photo as an archive's `tables[].evidence` gives it, checked by the archive's reader (`data`: as
+    `photos.photo_kept` makes it, so writing it back prepares nothing again)."""
 
     taken_at: datetime
     by: str
