@@ -197,7 +197,7 @@ def test_verifying_a_self_entered_set_with_no_photo_asks_for_one_when_the_event_
     # Off by default; the director asks for it on the self-entry desk (audited with the mode).
     assert not event.sheet_photo_required
     desk = reverse("scoring:self_entry_mode", kwargs={"slug": event.slug})
-    posted = {"mode": "review", "version": event.version, "one_phone_shown": "1", "photo_required": "on"}
+    posted = {"mode": "review", "version": event.version, "checkboxes_shown": "1", "photo_required": "on"}
     assert as_director.post(desk, posted).status_code == 302
     event.refresh_from_db()
     assert event.sheet_photo_required

@@ -67,6 +67,10 @@ def _call(request, event: Event, call, done) -> HttpResponse:
 @director_required
 @require_POST
 def mode(request, event: Event):
+    def ticked(name: str) -> bool | None:
+        # An unticked box sends nothing: `checkboxes_shown` tells it from a form that had no box (None).
+        return bool(request.POST.get(name)) if request.POST.get("checkboxes_shown") else None
+
     return _call(
         request,
         event,
@@ -75,10 +79,8 @@ def mode(request, event: Event):
             user=request.user,
             mode=request.POST.get("mode", ""),
             expected_version=_version(request),
-            one_phone=bool(request.POST.get("one_phone")) if request.POST.get("one_phone_shown") else None,
-            photo_required=(
-                bool(request.POST.get("photo_required")) if request.POST.get("one_phone_shown") else None
-            ),
+            one_phone=ticked("one_phone"),
+            photo_required=ticked("photo_required"),
         ),
         lambda saved: f"Self-entry: {saved.get_self_entry_display()}.",
     )
