@@ -163,6 +163,14 @@ class PhonePage:
         return entered_set_stamp(self.waiting)
 
     @property
+    def due_row(self) -> Any:
+        """A set's deal due as its grid shows it (number, dealer, contract, cards): after the set, the
+        one due once those entered are (`due`); None for a game of hands."""
+        if self.entered_ahead:
+            return self.due
+        return self.grid.upcoming if self.grid is not None else None
+
+    @property
     def next_dealer(self) -> str | None:
         return self._due_now[1]
 

@@ -204,8 +204,8 @@ def _page(request, token: str, key: TableKey, *, status: int = 200, **extra: Any
         "lines": lines,
         "live_reset": live_reset(page.hands) if page.hands is not None else None,
         "seats": page.seats,
-        # The deal due, its dealer and contract (after the set: once those entered are).
-        "due_row": page.due or (page.grid.upcoming if page.grid is not None else None),
+        "due_row": page.due_row,
+        "entry_template": "phone/_hand_form.html" if page.hands is not None else "phone/_deal_form.html",
         "device": device,
         # A fresh key for each deal the page offers: the same deal sent again is saved once.
         "idempotency_key": secrets.token_urlsafe(18),
