@@ -153,7 +153,7 @@ def test_a_deal_entered_meanwhile_or_an_error_finding_holds_the_rest_for_the_dir
     assert stale.status_code == 400 and "changed since this page was opened" in stale.json()["message"]
     assert not Deal.objects.exists()
     answer = desk.post(support.phone_url(token, "self_entry_set"), codes, **JSON).json()
-    assert answer["ok"] and "Deals 3 wait for the director" in answer["message"]
+    assert answer["ok"] and "Deal 3 waits for the director" in answer["message"]
     assert sorted(Deal.objects.values_list("number", flat=True)) == [1, 2]
     held = SelfEntryDeal.objects.get(number=3)
     assert held.status == SelfEntryDeal.Status.QUEUED and held.queue_reason == "error findings"

@@ -391,15 +391,20 @@ def confirm_set(request, token: str, *, key: TableKey):
     except ValidationError as exc:
         return _refused(request, token, key, exc)
     word = game.deal_word
+
+    def numbered(entries) -> str:
+        """ "Deal 3" or "Deals 1, 2": the entries' word and numbers."""
+        numbers = ", ".join(str(entry.number) for entry in entries)
+        return f"{word.capitalize()}{'s' if len(entries) != 1 else ''} {numbers}"
+
     said = []
     if outcome.recorded:
-        numbers = ", ".join(str(entry.number) for entry in outcome.recorded)
-        said.append(f"{word.capitalize()}s {numbers} confirmed and recorded.")
+        said.append(f"{numbered(outcome.recorded)} confirmed and recorded.")
     if outcome.queued:
         first = outcome.queued[0]
-        numbers = ", ".join(str(entry.number) for entry in outcome.queued)
+        waits = "waits" if len(outcome.queued) == 1 else "wait"
         why = f"{word} {first.number}: {first.queue_reason}"
-        said.append(f"{word.capitalize()}s {numbers} wait for the director ({why}).")
+        said.append(f"{numbered(outcome.queued)} {waits} for the director ({why}).")
     return _answer(request, token, key, ok=True, message=" ".join(said))
 
 
