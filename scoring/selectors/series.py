@@ -6,7 +6,7 @@ A leg counts from its **final** results only — every round seated in it closed
 period, as seasons, ratings and prize lists count them (`StandingsScope.all_final`) — with each player's
 place from the event's own standings, whatever its game (`scoring.selectors.ratings.event_places`, the
 places a season gives points for). Who goes through is `scoring.qualifiers`. A fixed number of queries
-for a season of L legs, whatever their fields: 4 + L (the legs, each leg's scope, the legs' entries, the
+for a season, whatever its legs and their fields: 5 (the legs, their scopes, the legs' entries, the
 final's, the public names), and the places of the final legs the cache does not hold (`event_places`).
 """
 
@@ -33,7 +33,7 @@ from ..qualifiers import (
 from .door import public_names_of
 from .ratings import event_places, identity
 from .seasons import season_events
-from .standings_scope import standings_scope
+from .standings_scope import standings_scopes
 
 STANDINGS_NAME = "Series standings"
 
@@ -255,7 +255,7 @@ def series(
     final = season.final
     events = season_events(season) if events is None else events
     legs = [event for event in events if final is None or event.pk != final.pk]
-    scopes = {event.pk: standings_scope(event, final_only=True) for event in legs}
+    scopes = standings_scopes(legs, final_only=True)
     final_legs = [event for event in legs if scopes[event.pk].all_final()]
     places = {item.event_id: item.rows for item in event_places(final_legs)} if final_legs else {}
     records: dict[int, tuple[str, str]] = {}

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Case, Count, F, IntegerField, Q, When
+from django.db.models import Case, Count, F, IntegerField, Q, QuerySet, When
 from django.utils import timezone
 
 from ..models import Event, GameSet, Table
@@ -239,22 +239,20 @@ class StandingsScope:
         return f"provisional-round-{self.round_number}" if self.round_number else "provisional"
 
 
-def standings_scope(
-    event: Event, *, round_number: int | None = None, provisional: bool = False, final_only: bool = False
-) -> StandingsScope:
-    """The scope of a standings view of `event`. One query (the event's tables; rounds with no seated
-    table are ignored). `final_only`: the official view counts rounds 1…N while each is final (what a
-    season counts), not merely closed."""
-    # One row per round and set status, and one of its own for each set being corrected (a closed
-    # round's reopened set: it names its table): a few dozen rows, not one for every table.
+def _scope_rows(events) -> QuerySet:
+    """Per event, round and set status (and one row of its own for each set being corrected: a closed
+    round's reopened set, which names its table): (event id, round number, closed at, final at,
+    corrected after final at, set status, corrected table, tables). A few dozen rows an event, not one
+    for every table; rounds with no seated table are absent."""
     being_corrected = Q(round__closed_at__isnull=False, game_set__corrected_after_verification=True) & ~Q(
         game_set__status=GameSet.Status.VERIFIED
     )
-    rows = (
+    return (
         # A round seated but not published is not public: not in any view's words.
-        Table.objects.filter(round__event=event, round__published_at__isnull=False)
+        Table.objects.filter(round__event__in=events, round__published_at__isnull=False)
         .annotate(corrected=Case(When(being_corrected, then=F("number")), output_field=IntegerField()))
         .values_list(
+            "round__event_id",
             "round__number",
             "round__closed_at",
             "round__final_at",
@@ -263,8 +261,12 @@ def standings_scope(
             "corrected",
         )
         .annotate(tables=Count("pk"))
-        .order_by("round__number", "corrected")
+        .order_by("round__event_id", "round__number", "corrected")
     )
+
+
+def _scope_of(rows, *, round_number: int | None, provisional: bool, final_only: bool) -> StandingsScope:
+    """The scope of one event's view from its `_scope_rows` (without the event id). No query."""
     counts: dict[int, list[int]] = {}
     closed: dict[int, tuple[bool, datetime | None, bool]] = {}
     corrected = []
@@ -306,3 +308,24 @@ def standings_scope(
         rounds=rounds,
         being_corrected=tuple(corrected),
     )
+
+
+def standings_scope(
+    event: Event, *, round_number: int | None = None, provisional: bool = False, final_only: bool = False
+) -> StandingsScope:
+    """The scope of a standings view of `event`. One query (the event's tables; rounds with no seated
+    table are ignored). `final_only`: the official view counts rounds 1…N while each is final (what a
+    season counts), not merely closed."""
+    rows = [row[1:] for row in _scope_rows([event])]
+    return _scope_of(rows, round_number=round_number, provisional=provisional, final_only=final_only)
+
+
+def standings_scopes(events, *, final_only: bool = False) -> dict[int, StandingsScope]:
+    """{event id: the official `standings_scope`} of several events. One query, whatever their number."""
+    rows: dict[int, list[tuple]] = {event.pk: [] for event in events}
+    for row in _scope_rows(events):
+        rows[row[0]].append(row[1:])
+    return {
+        pk: _scope_of(found, round_number=None, provisional=False, final_only=final_only)
+        for pk, found in rows.items()
+    }

@@ -268,9 +268,20 @@ def test_the_series_page_reads_in_a_fixed_number_of_queries(client, season, djan
     url = reverse("scoring:season_series", kwargs={"slug": season.slug})
     client.get(url)  # the season's standings computed and stored, the legs' places kept
     # The season (with its final); the rating list's fingerprint (2) and the stored list; the legs;
-    # each leg's scope (3); the legs' entries, the final's, the public names.
-    with django_assert_num_queries(11):
+    # the legs' scopes (1, whatever their number); the legs' entries, the final's, the public names.
+    with django_assert_num_queries(9):
         assert client.get(url).status_code == 200
+
+
+def test_the_legs_scopes_read_at_once_are_each_legs_own(season, django_assert_num_queries):
+    from scoring.selectors.seasons import season_events
+    from scoring.selectors.standings_scope import standings_scope, standings_scopes
+
+    legs = season_events(season)
+    with django_assert_num_queries(1):
+        together = standings_scopes(legs, final_only=True)
+    assert together == {leg.pk: standings_scope(leg, final_only=True) for leg in legs}
+    assert {scope.all_final() for scope in together.values()} == {True, False}  # final and not, both read
 
 
 def test_the_organiser_sets_the_series_on_the_seasons_form(client, season, director):
