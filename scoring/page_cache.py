@@ -130,8 +130,8 @@ def _owe_a_move() -> None:
 
 def _catch_up() -> None:
     while _owed.is_set() and not _cancelled.is_set():
-        time.sleep(max(shared_cache.RETRY_SECONDS, 0.1))
-        if _cancelled.is_set():
+        # Waits as a sleep would, but ends at once when the owed move is dropped.
+        if _cancelled.wait(max(shared_cache.RETRY_SECONDS, 0.1)):
             return
         _owed.clear()
         # On failure _bump owes the move again, and this thread goes on trying.
