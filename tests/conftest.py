@@ -261,6 +261,24 @@ def played(game_set, director, example_sheet):
     return game_set
 
 
+def finished_round_pack(event):
+    """A round pack the worker has made for `event` (round 1), ready to download: a job's address."""
+    from scoring.models import BackgroundJob
+
+    return BackgroundJob.objects.create(
+        event=event, kind="round_pack", params={"round": 1}, status="done", filename="r1.pdf", result=b"%PDF"
+    )
+
+
+def kept_sheet_photo(game_set, by: str):
+    """A stand-in photo of `game_set`'s signed sheet (its address and who may open it, not its picture)."""
+    from scoring.models import SheetPhoto
+
+    return SheetPhoto.objects.create(
+        game_set=game_set, by=by, sha256="0" * 64, width=1, height=1, data=b"jpeg"
+    )
+
+
 def played_deals(game_set, deals, *, verified=True):
     """Write `deals` straight to the tables (no services): see `play_set`."""
     from django.db import transaction

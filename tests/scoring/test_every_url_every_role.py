@@ -251,9 +251,9 @@ def _build_world() -> dict[str, Any]:
 
     from scoring import services
     from scoring.games import BRITISH
-    from scoring.models import BackgroundJob, Deal, Entry, GameSet, Seat, SheetPhoto, Table
+    from scoring.models import Deal, Entry, GameSet, Seat, Table
     from scoring.services.published import rating_list_publish
-    from tests.conftest import FOUR, load_json
+    from tests.conftest import FOUR, finished_round_pack, kept_sheet_photo, load_json
     from tests.scoring.game_seam_support import (
         GAME_TO_BOB,
         THREE,
@@ -305,9 +305,7 @@ def _build_world() -> dict[str, Any]:
     )
     services.sheet_import(game_set=jamaican_set, user=director, data=load_json("example-sheet.json"))
     jamaican_ruling = services_ruling(jamaican_set, jamaican_entries["Bob"], director)
-    jamaican_photo = SheetPhoto.objects.create(
-        game_set=jamaican_set, by="director walk-director", sha256="0" * 64, width=1, height=1, data=b"jpeg"
-    )
+    jamaican_photo = kept_sheet_photo(jamaican_set, "director walk-director")
 
     # The British event: round 1's one game verified (the round closes: its players are rated), round
     # 2's game running with two hands.
@@ -338,16 +336,6 @@ def _build_world() -> dict[str, Any]:
         simulate_north_american_sheet(5, ("Gus", "Hal", "Ida"), rules=rules, hands=2, dealers=False)["deals"],
     )
 
-    def job(event):
-        return BackgroundJob.objects.create(
-            event=event,
-            kind="round_pack",
-            params={"round": 1},
-            status="done",
-            filename="r1.pdf",
-            result=b"%PDF",
-        )
-
     season = services.season_create(user=director, name="Walk Season", events=[jamaican, british])
     services.ratings_recompute()  # the verified game rates its players: Dee's rating page and chart
     published = rating_list_publish(game=BRITISH, day=date.today(), user=director)
@@ -374,7 +362,7 @@ def _build_world() -> dict[str, Any]:
                 "token": jamaican_token,
                 "queued": queued.pk,
                 "ruling": jamaican_ruling,
-                "job": job(jamaican).pk,
+                "job": finished_round_pack(jamaican).pk,
                 "photo": jamaican_photo.pk,
             },
             "british": {
@@ -384,7 +372,7 @@ def _build_world() -> dict[str, Any]:
                 "token": table_token(running),
                 "queued": None,
                 "ruling": british_ruling,
-                "job": job(british).pk,
+                "job": finished_round_pack(british).pk,
             },
             "north_american": {
                 "event": north_american,
@@ -393,7 +381,7 @@ def _build_world() -> dict[str, Any]:
                 "token": table_token(kaluki),
                 "queued": None,
                 "ruling": None,
-                "job": job(north_american).pk,
+                "job": finished_round_pack(north_american).pk,
             },
             "british_verified": {
                 "event": british,

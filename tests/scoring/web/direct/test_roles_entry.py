@@ -12,11 +12,13 @@ from django.shortcuts import resolve_url
 from django.urls import reverse
 
 from adjudication.models import AuditEntry
-from scoring.models import BackgroundJob, Deal, SheetPhoto
+from scoring.models import BackgroundJob, Deal
 from scoring.web.direct import urls as entry_urls
 from tests.conftest import (
     FOUR,
+    finished_round_pack,
     kept_for_the_module,
+    kept_sheet_photo,
     new_director,
     new_event,
     nine,
@@ -48,19 +50,10 @@ def accounts_and_world(django_db_setup, django_db_blocker):
         game_set = seated_table(services.round_create(event=event, user=director), FOUR, director)
         played_deals(game_set, nine({"Ann": 10, "Bob": 20, "Cy": 30, "Dee": 40})[:2], verified=False)
         new_event(accounts["other_director"], name="Other Open", slug="other-open")
-        job = BackgroundJob.objects.create(
-            event=event,
-            kind="round_pack",
-            params={"round": 1},
-            status="done",
-            filename="r1.pdf",
-            result=b"%PDF",
-        )
+        job = finished_round_pack(event)
         ann = event.entries.get(player__name="Ann")
         # A photo of the table's signed sheet (issue 23), for the address that shows it.
-        photo = SheetPhoto.objects.create(
-            game_set=game_set, by="director director", sha256="0" * 64, width=1, height=1, data=b"jpeg"
-        )
+        photo = kept_sheet_photo(game_set, "director director")
         yield (
             {name: user.pk for name, user in accounts.items()},
             {"event": event.pk, "entry": ann.pk, "job": job.pk, "photo": photo.pk},
