@@ -78,6 +78,8 @@ def test_a_phone_photographs_the_signed_sheet_and_only_the_director_sees_it_at_v
         # In large type, as every phone state is checked (issue 23, item 6).
         bob.click("[data-large-toggle]")
         expect(bob.locator("[data-large-toggle]")).to_have_attribute("aria-pressed", "true")
+        # Every deal is in: the photo's card is open (while deals are due it is folded).
+        expect(bob.locator("#sheet-photo details")).to_have_attribute("open", "")
         form = bob.locator("#sheet-photo form")
         prove(form, game_set, 2)
         form.locator("input[type='file']").set_input_files(
