@@ -1,7 +1,8 @@
-"""Self-entry at the tables in a real Chromium (issue 13, "Done when"): two phones (390×844) open the
+"""Self-entry at the tables in a real Chromium (issue 13, "Done when"): three phones (390×844) open the
 address decoded from the printed sheet's QR code; player A enters a deal, player B confirms it and it
-is in the set and the standings; a rejected deal and a deal with a finding land in the director's queue
-and are settled there; a deal entered while the phone is offline is sent once when it is back online.
+is in the set and the standings; a deal rejected on player C's phone and a deal with a finding land in
+the director's queue and are settled there; a deal entered while the phone is offline is sent once when
+it is back online.
 The phone page's screenshots go to build/screenshots/ and, with KALOOKI_DOCS_SCREENSHOTS=1, to docs/
 (the README shows docs/self-entry-phone.png)."""
 
@@ -131,6 +132,7 @@ def test_two_phones_enter_and_confirm_the_director_settles_the_queue(
 
     a_context, ann = phone(browser, address)
     b_context, bob = phone(browser, address)
+    c_context, cy = phone(browser, address)
     try:
         # Player A scans and enters deal 1; the rules check runs as on the director's page.
         expect(ann.locator("h1")).to_have_text("Round 1 · Table 1")
@@ -156,22 +158,27 @@ def test_two_phones_enter_and_confirm_the_director_settles_the_queue(
         expect(page.locator("main")).to_contain_text("Dee")
         expect(page.locator("main")).to_contain_text("77")
 
-        # Deal 2: B rejects it with a reason; deal 3 is confirmed with a finding (a score for the winner).
-        # Each phone opens the deal due or the deal to confirm by itself (enter() waits for its heading).
+        # Deal 2: Cy, on a third phone, rejects it with a reason; deal 3 is confirmed with a finding (a
+        # score for the winner). Each phone opens the deal due or the deal to confirm by itself (enter()
+        # waits for its heading).
         enter(ann, 2, game_set=game_set)
         send(ann, 2)
         shows_to_confirm(bob, 2)
-        waiting = bob.locator(".phone-waiting").first
+        shows_to_confirm(cy, 2)
+        waiting = cy.locator(".phone-waiting").first
         waiting.locator("summary").click()
         prove(waiting.locator("details form"), game_set, 3)
         waiting.locator("textarea").fill("Bob had 61, not 71")
         waiting.locator("text=Reject: the director settles it").click()
-        expect(bob.locator("text=Deal 2: Waiting for the director")).to_be_visible()
+        expect(cy.locator("text=Deal 2: Waiting for the director")).to_be_visible()
+        assert serious_violations(cy) == []
         # Ann's phone shows it by itself: the deal's state and what happens next, and no form for deal 2.
         status_in_view(
             ann, "Deal 2 was rejected by seat 3 (Cy): “Bob had 61, not 71”. It waits for the director"
         )
         expect(ann.locator("#deal-form")).to_have_count(0)
+        # Deals are still due: the sheet photo's card is one folded line, not a form above the sheet.
+        expect(ann.locator("#sheet-photo details")).not_to_have_attribute("open", "")
         screenshot(ann, "self-entry-rejected", full_page=False)
 
         log_in(page, base, f"/e/{event.slug}/direct/")
@@ -220,3 +227,4 @@ def test_two_phones_enter_and_confirm_the_director_settles_the_queue(
     finally:
         a_context.close()
         b_context.close()
+        c_context.close()
