@@ -82,11 +82,16 @@ def reader(browser):
     context.close()
 
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
+# KALOOKI_SCREENSHOTS names another folder: CI runs the browser tests on both databases at once, and
+# each run keeps its own pictures.
+SCREENSHOTS = Path(
+    os.environ.get("KALOOKI_SCREENSHOTS") or Path(__file__).resolve().parents[2] / "build" / "screenshots"
+)
 
 
 def screenshot(page, name: str, *, full_page: bool = True) -> Path:
-    """Write the page's screenshot as build/screenshots/<name>.png (build/ is git-ignored)."""
+    """Write the page's screenshot as build/screenshots/<name>.png (build/ is git-ignored), or under
+    KALOOKI_SCREENSHOTS."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=full_page)
