@@ -162,6 +162,15 @@ def forget_owed_moves() -> None:
 # set of an open round moves its players' stamps. Like the generation, a stamp moves at the change and
 # again at commit; the epoch moves when the cache comes back after it did not answer (a move may have
 # been lost meanwhile). `scoring.warming` makes the pages before the crowd asks.
+#
+# Pages made ahead of publishing: while a seated round waits for its director to publish it, the worker
+# makes its pages as they will read once it is published (`scoring.selectors.publication`) and keeps
+# them in a slot of their own, under the stamps publishing will leave: the event's stamp moved on by
+# publishing's own two moves (at the change and at commit), and the event's publication mark saying
+# this round was published at that stamp — set by `round_published` alone, once publishing commits.
+# Only when nothing but the publishing happened since they were made do those stamps come about, and
+# only then are they served; any other change (a seat moved, a late correction) leaves the stamp
+# elsewhere and the pages are made afresh, as without them.
 
 RUSH_PATH = re.compile(r"^/e/(?P<slug>[-\w]+)/(?:p/(?P<entry>\d+)/(?:seat/)?|r/\d+/seating/)$")
 EPOCH_KEY = "kalooki:rush-epoch"
@@ -169,6 +178,10 @@ RENDERS_KEY = "kalooki:rush-renders"
 RUSH_PAGE_SECONDS = 12 * 3600
 # Set on a request the warming makes (not an HTTP header: no client can send it).
 WARMING = "kalooki.warming"
+# Set, with the round's id, on a request for a page made ahead of its round's publishing.
+AHEAD = "kalooki.warming.ahead"
+# How far publishing moves its event's stamp: `pages_moved` moves it at the change and at commit.
+PUBLISHING_MOVES = 2
 
 
 def _after_an_outage() -> None:
@@ -193,8 +206,35 @@ def _entry_key(entry_id: int | str) -> str:
     return f"kalooki:rush-entry:{entry_id}"
 
 
+def _published_key(event_id: int) -> str:
+    return f"kalooki:rush-published:{event_id}"
+
+
 def _stamp_keys(event_id: int, entry_id: str | None) -> list[str]:
-    return [EPOCH_KEY, _event_key(event_id), *([_entry_key(entry_id)] if entry_id else [])]
+    """The epoch, the event's stamp, its publication mark and the player's stamp (on a player's page)."""
+    keys = [EPOCH_KEY, _event_key(event_id), _published_key(event_id)]
+    return [*keys, _entry_key(entry_id)] if entry_id else keys
+
+
+def _ahead_stamps(stamps: tuple, round_id: int) -> tuple:
+    """The stamps a page made ahead of publishing `round_id` is good for: those of now, the event's
+    moved on by publishing and its publication mark naming the round at that stamp."""
+    epoch, event_stamp, _, *entry = stamps
+    published = event_stamp + PUBLISHING_MOVES
+    return (epoch, published, f"{round_id}:{published}", *entry)
+
+
+def round_published(event_id: int, round_id: int) -> None:
+    """Publishing `round_id` has committed (and moved the event's stamp): mark the event's stamp as the
+    one the round was published at, so the pages made ahead of it are served if nothing else moved it."""
+    if not is_shared():
+        return
+    try:
+        stamp = cache.get(_event_key(event_id))
+        if stamp is not None:
+            cache.set(_published_key(event_id), f"{round_id}:{stamp}", None)
+    except shared_cache.CacheUnavailable:
+        pass  # the pages are made afresh, as without the ones made ahead
 
 
 def pages_moved(event_id: int, entry_ids=None) -> None:
@@ -244,12 +284,15 @@ def rush_event_known(event) -> None:
 
 
 def _rush_page(request, match, get_response) -> HttpResponse:
-    """Serve a rush page stored under its stamps, or make it and store it (see above)."""
+    """Serve a rush page stored under its stamps, or made ahead of publishing under the stamps
+    publishing left, or make it and store it (see above)."""
     page_key = f"kalooki:rush-page:{request.path}"
+    ahead_key = f"kalooki:rush-ahead:{request.path}"
     slug_key = _slug_key(match["slug"])
+    ahead_of = request.META.get(AHEAD)
     recoveries = shared_cache.recoveries()
-    found = cache.get_many([page_key, slug_key])
-    stored, event_id = found.get(page_key), found.get(slug_key)
+    found = cache.get_many([page_key, ahead_key, slug_key])
+    stored, made_ahead, event_id = found.get(page_key), found.get(ahead_key), found.get(slug_key)
     if event_id is None:
         # The address's event is not known yet: one query, before the page is made, so the first page
         # made is kept under the stamps read before it (a change meanwhile moves them past it).
@@ -261,8 +304,14 @@ def _rush_page(request, match, get_response) -> HttpResponse:
         stamps = _stamps(_stamp_keys(event_id, match["entry"]))
         if shared_cache.recoveries() != recoveries:
             stamps = None
-        elif stamps is not None and _still_good(stored) and stored["stamps"] == stamps:
-            return _replay(request, stored)
+        elif stamps is not None and ahead_of is not None:
+            stamps = _ahead_stamps(stamps, ahead_of)
+            if _still_good(made_ahead) and made_ahead["stamps"] == stamps:
+                return _replay(request, made_ahead)
+        elif stamps is not None:
+            for candidate in (stored, made_ahead):
+                if _still_good(candidate) and candidate["stamps"] == stamps:
+                    return _replay(request, candidate)
     _count_render(request)
     response = get_response(request)
     event = getattr(request, "_kalooki_event", None)
@@ -271,8 +320,18 @@ def _rush_page(request, match, get_response) -> HttpResponse:
     if event.pk != event_id:
         # The next reader's page is kept: the address's event is known from now on.
         cache.set(slug_key, event.pk, None)
+    elif stamps is not None and ahead_of is not None:
+        _store(ahead_key, _as_made_ahead(response), RUSH_PAGE_SECONDS, stamps=stamps)
     elif stamps is not None:
         _store(page_key, response, RUSH_PAGE_SECONDS, stamps=stamps)
+    return response
+
+
+def _as_made_ahead(response: HttpResponse) -> HttpResponse:
+    """A page made ahead of publishing carries an ETag of its own words: the one its view gave names the
+    results as they were before publishing, which a phone holding the unpublished page also has."""
+    response.headers["ETag"] = f'"ahead-{hashlib.sha256(response.content).hexdigest()[:32]}"'
+    response.headers.pop("Last-Modified", None)
     return response
 
 
@@ -365,6 +424,9 @@ class SharedPageCacheMiddleware:
         rush = RUSH_PATH.match(request.path) if not request.META.get("QUERY_STRING") else None
         if rush is not None:
             return _rush_page(request, rush, self.get_response)
+        if request.META.get(AHEAD) is not None:
+            # Only the rush's pages are made ahead of publishing; nothing else is kept from one.
+            return self.get_response(request)
         key = page_key(request)
         recoveries = shared_cache.recoveries()
         found = cache.get_many([GENERATION_KEY, key])

@@ -8,6 +8,11 @@ every app server could read them from, and nothing is queued.
 Each page is asked for through the whole middleware stack, as a phone would ask (anonymous, no
 cookie): a page still good is read back from Redis at once, a stale one is made and stored. The last
 warm of each event is kept in the cache (`last_warm`): how many pages and how long.
+
+Seating a round (or changing the seating of one not yet published) has the worker make the same pages
+ahead, as they will read once the round is published (`warm_ahead`), while the director reviews it:
+`scoring.page_cache` serves them the moment publishing commits, if nothing else changed meanwhile, so
+the hall's first requests after publishing find them ready. The director's dashboard says when they are.
 """
 
 from __future__ import annotations
@@ -24,13 +29,24 @@ from django.test import RequestFactory
 from django.urls import reverse
 from django_tasks import task
 
-from .models import Entry, Event
-from .page_cache import WARMING, is_shared, rush_event_known
+from kalooki_tournament.shared_cache import CacheUnavailable
+
+from .models import Entry, Event, Round
+from .page_cache import AHEAD, RUSH_PATH, WARMING, is_shared, rush_event_known
+from .selectors.publication import as_published
 from .selectors.tables import event_round_numbers
 
 
 def _last_key(event_id: int) -> str:
     return f"kalooki:warm-last:{event_id}"
+
+
+def _ahead_key(round_id: int) -> str:
+    return f"kalooki:warm-ahead:{round_id}"
+
+
+def _wanted_key(round_id: int) -> str:
+    return f"kalooki:warm-ahead-wanted:{round_id}"
 
 
 def warm_paths(event: Event, entry_ids: Iterable[int] | None = None) -> list[str]:
@@ -75,16 +91,7 @@ def warm(
     event = Event.objects.get(pk=event_id)
     paths = warm_paths(event, entry_ids)
     rush_event_known(event)
-    handler = BaseHandler()
-    handler.load_middleware()
-    factory = RequestFactory(HTTP_HOST=_host())
-    failed = 0
-    for done, path in enumerate(paths, start=1):
-        request = factory.get(path, **{WARMING: True})
-        if handler.get_response(request).status_code != 200:
-            failed += 1
-        if progress and done % 64 == 0:
-            progress(done, len(paths))
+    failed = _ask_for(paths, {WARMING: True}, progress)
     outcome = {
         "event": event_id,
         "pages": len(paths),
@@ -98,15 +105,98 @@ def warm(
     return outcome
 
 
+def _ask_for(paths: list[str], meta: dict[str, Any], progress: Callable[[int, int], None] | None) -> int:
+    """Ask for each page through the middleware stack, as an anonymous phone would; how many failed."""
+    handler = BaseHandler()
+    handler.load_middleware()
+    factory = RequestFactory(HTTP_HOST=_host())
+    failed = 0
+    for done, path in enumerate(paths, start=1):
+        if handler.get_response(factory.get(path, **meta)).status_code != 200:
+            failed += 1
+        if progress and done % 64 == 0:
+            progress(done, len(paths))
+    return failed
+
+
+def warm_ahead(round_id: int, *, progress: Callable[[int, int], None] | None = None) -> dict[str, Any] | None:
+    """Make every page of `warm_paths` as it will read once the seated round `round_id` is published,
+    kept apart until then (`scoring.page_cache`); returns (and keeps, as the round's warm ahead) how
+    many pages and how long. None, doing nothing, when the round is published or not seated."""
+    started = time.perf_counter()
+    rnd = Round.objects.select_related("event").filter(pk=round_id, published_at__isnull=True).first()
+    if rnd is None or not rnd.tables.exists():
+        return None
+    rush_event_known(rnd.event)
+    with as_published(rnd.pk):
+        # The rush's pages alone: the standings views are kept by the results generation, which the
+        # publishing moves on whatever was made before it.
+        paths = [path for path in warm_paths(rnd.event) if RUSH_PATH.match(path)]
+        failed = _ask_for(paths, {WARMING: True, AHEAD: rnd.pk}, progress)
+    outcome = {
+        "round": rnd.pk,
+        "pages": len(paths),
+        "failed": failed,
+        "seconds": round(time.perf_counter() - started, 3),
+        "finished": time.time(),
+    }
+    cache.set(_ahead_key(rnd.pk), outcome, None)
+    return outcome
+
+
+def last_warm_ahead(round_id: int) -> dict[str, Any] | None:
+    """The round's last warm ahead of its publishing (pages, seconds, when it finished), or None."""
+    return cache.get(_ahead_key(round_id))
+
+
 def last_warm(event_id: int) -> dict[str, Any] | None:
     """The event's last whole warm (publishing or closing a round), or None."""
     return cache.get(_last_key(event_id))
 
 
+def _pending_key(event_id: int) -> str:
+    return f"kalooki:warm-pending:{event_id}"
+
+
 @task()
 def warm_pages(event_id: int, entry_ids: list[int] | None = None) -> None:
-    """The worker's side of `queue_warm`."""
+    """The worker's side of `queue_warm`. A players' warm makes the pages of every player whose warm is
+    still waiting (`entry_ids` among them), so a desk saving fast costs the worker one warm, not one a
+    save; the warms after it find nothing left and end at once."""
+    if entry_ids is not None:
+        try:
+            entry_ids = sorted(cache.get(_pending_key(event_id)) or [])
+            cache.delete(_pending_key(event_id))
+        except CacheUnavailable:
+            return  # nowhere to keep the pages either
+        if not entry_ids:
+            return
     warm(event_id, entry_ids)
+
+
+@task()
+def warm_pages_ahead(round_id: int, wanted: int) -> None:
+    """The worker's side of `queue_warm_ahead`: a warm asked for before the last one is left to it."""
+    if cache.get(_wanted_key(round_id)) == wanted:
+        warm_ahead(round_id)
+
+
+def queue_warm_ahead(round_id: int) -> None:
+    """Have the worker make the round's pages ahead of its publishing once the current transaction
+    commits (again after each change to its seating); nothing without a shared cache."""
+    if not is_shared():
+        return
+
+    def enqueue() -> None:
+        wanted = time.time_ns()
+        try:
+            cache.set(_wanted_key(round_id), wanted, None)
+            cache.delete(_ahead_key(round_id))
+        except CacheUnavailable:
+            return  # nothing could be kept where the servers read it
+        warm_pages_ahead.enqueue(round_id, wanted)
+
+    transaction.on_commit(enqueue)
 
 
 def queue_warm(event_id: int, entry_ids: Iterable[int] | None = None) -> None:
@@ -115,4 +205,14 @@ def queue_warm(event_id: int, entry_ids: Iterable[int] | None = None) -> None:
     if not is_shared():
         return
     ids = None if entry_ids is None else sorted(entry_ids)
-    transaction.on_commit(lambda: warm_pages.enqueue(event_id, ids))
+
+    def enqueue() -> None:
+        if ids is not None:
+            try:
+                waiting = set(cache.get(_pending_key(event_id)) or ())
+                cache.set(_pending_key(event_id), sorted(waiting | set(ids)), None)
+            except CacheUnavailable:
+                return
+        warm_pages.enqueue(event_id, ids)
+
+    transaction.on_commit(enqueue)

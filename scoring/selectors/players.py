@@ -20,6 +20,7 @@ from ..models import Deal, DealResult, Entry, Event, GameSet, Player, Seat
 from .british_games import GameCell, GamePage, GameRow, game_page_from_rows
 from .british_standings import placement_points
 from .door import EVERY_NAME, ShownNames, shown_ruling
+from .publication import public_rounds
 
 
 @dataclass(frozen=True)
@@ -119,7 +120,7 @@ def player_history(event: Event, player: Player | Entry, shown: ShownNames = EVE
     entry = _entry_of(event, player)
     seats = list(
         # A round seated but not published is its directors' alone: not on the player's page yet.
-        Seat.objects.filter(entry=entry, round__published_at__isnull=False)
+        Seat.objects.filter(public_rounds("round__"), entry=entry)
         .select_related("table__round", "table__game_set")
         .order_by("table__round__number", "table__number")
     )
@@ -359,7 +360,7 @@ def player_games(event: Event, player: Player | Entry, shown: ShownNames = EVERY
     name = shown.of(entry.pk, entry.player.name)
     seats = [
         seat
-        for seat in Seat.objects.filter(entry=entry, round__published_at__isnull=False)
+        for seat in Seat.objects.filter(public_rounds("round__"), entry=entry)
         .select_related("table__round__event", "table__game_set")
         .order_by("table__round__number", "table__number")
         if hasattr(seat.table, "game_set")

@@ -20,6 +20,7 @@ from django.db.models import Case, Count, F, IntegerField, Q, QuerySet, When
 from django.utils import timezone
 
 from ..models import Event, GameSet, Table
+from .publication import public_rounds
 
 OFFICIAL = "official"
 ROUND = "round"
@@ -249,7 +250,7 @@ def _scope_rows(events) -> QuerySet:
     )
     return (
         # A round seated but not published is not public: not in any view's words.
-        Table.objects.filter(round__event__in=events, round__published_at__isnull=False)
+        Table.objects.filter(public_rounds("round__"), round__event__in=events)
         .annotate(corrected=Case(When(being_corrected, then=F("number")), output_field=IntegerField()))
         .values_list(
             "round__event_id",

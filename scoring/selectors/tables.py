@@ -15,6 +15,7 @@ from adjudication.engine.rules import DEALS_PER_SET
 
 from ..games import Game, game_of_preset
 from ..models import Deal, Entry, Event, GameSet, Round, Seat, Table
+from .publication import public_rounds
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,7 @@ def _round_rows(event: Event) -> list[tuple[int, bool, bool]]:
     rows = getattr(event, "_nav_rounds", None)
     if rows is None:
         # Public: seated and published (a round seated but not published is its directors' alone).
-        has_tables = Exists(Table.objects.filter(round=OuterRef("pk"), round__published_at__isnull=False))
+        has_tables = Exists(Table.objects.filter(public_rounds("round__"), round=OuterRef("pk")))
         in_play = Exists(
             GameSet.objects.filter(table__round=OuterRef("pk")).exclude(status=GameSet.Status.VERIFIED)
         )
@@ -288,7 +289,7 @@ def round_summaries(event: Event, *, seated_only: bool = False) -> list[RoundSum
         .order_by("number")
     )
     if seated_only:
-        rounds = rounds.filter(Exists(Table.objects.filter(round=OuterRef("pk"))), published_at__isnull=False)
+        rounds = rounds.filter(public_rounds(), Exists(Table.objects.filter(round=OuterRef("pk"))))
     return [
         RoundSummary(
             round=rnd,
@@ -338,6 +339,6 @@ def director_worklist(rounds: list[RoundStatus]) -> Worklist:
 def tables_in_play(event: Event) -> dict[int, list[TableStatus]]:
     """Every table of every round still to verify, by round id (the projector). One query."""
     tables = Table.objects.filter(
-        round__event=event, round__published_at__isnull=False, game_set__isnull=False
+        public_rounds("round__"), round__event=event, game_set__isnull=False
     ).exclude(game_set__status=GameSet.Status.VERIFIED)
     return dict(_table_rows(tables, None))

@@ -20,7 +20,7 @@ from adjudication.engine.findings import Finding
 from adjudication.models import AuditEntry
 
 from .. import warming
-from ..models import Event, GameSet, Seat
+from ..models import Event, GameSet, Round, Seat
 from ..page_cache import is_shared, pages_moved, results_changed
 from ..sheets import findings_for_set
 
@@ -125,6 +125,16 @@ def touch_results(event_id: int, *, entry_ids=None) -> None:
     # Pages stored for every worker (Redis) retire too; the rush's pages only where they changed.
     results_changed()
     pages_moved(event_id, entry_ids)
+    if entry_ids is None and is_shared():
+        # A round seated and not published yet has its pages made again ahead of its publishing: those
+        # made before this change are never served (`scoring.page_cache`).
+        waiting = (
+            Round.objects.filter(event_id=event_id, published_at__isnull=True, tables__isnull=False)
+            .values_list("pk", flat=True)
+            .first()
+        )
+        if waiting is not None:
+            warming.queue_warm_ahead(waiting)
 
 
 def locked_set(game_set: GameSet) -> GameSet:

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from adjudication.audit import acting_user, audit_record
 
-from .. import seating, warming
+from .. import page_cache, seating, warming
 from ..errors import field_errors
 from ..games import game_of
 from ..models import Deal, Entry, Event, GameSet, Round, Seat, Table
@@ -466,7 +466,9 @@ def round_publish(*, round: Round, user) -> Round:
         after={"published": True, "published_at": rnd.published_at.isoformat(), "tables": tables},
     )
     touch_results(rnd.event_id)
-    # Every page the hall opens now is made by the worker before the first phone asks.
+    # The pages made ahead of this, while the seating was reviewed, are served from the commit on if
+    # nothing else changed since; every page the hall opens is then made (or found made) by the worker.
+    transaction.on_commit(lambda: page_cache.round_published(rnd.event_id, rnd.pk))
     warming.queue_warm(rnd.event_id)
     return rnd
 

@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404
 
 from ..models import Event, Round
 from ..selectors import event_round_numbers
+from ..selectors.publication import public_rounds
 from .query import flag_param, whole_number
 
 
@@ -26,7 +27,7 @@ def round_for(event: Event, number: int, *, private_too: bool = False) -> Round:
     published, is a 404 to the public). `private_too`: a seated round, published or not (directors)."""
     rounds = Round.objects.filter(tables__isnull=False).distinct()
     if not private_too:
-        rounds = rounds.filter(published_at__isnull=False)
+        rounds = rounds.filter(public_rounds())
     return get_object_or_404(rounds, event=event, number=number)
 
 

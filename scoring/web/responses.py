@@ -20,6 +20,7 @@ from django.views.decorators.http import condition, require_safe
 
 from ..models import Event
 from ..page_cache import expire_at, finals_passed, mark_shared, public_etag
+from ..selectors.publication import previewing
 from .lookups import event_for
 
 # Pages change only with the event's results stamp (or its version); this bounds a stale entry's life
@@ -70,7 +71,8 @@ def cached_public_page(view):
 
     @wraps(view)
     def wrapper(request, *args, slug: str, **kwargs):
-        if request.method not in ("GET", "HEAD") or not is_anonymous_reader(request):
+        if request.method not in ("GET", "HEAD") or not is_anonymous_reader(request) or previewing():
+            # (A page made ahead of its round's publishing is kept by the shared page cache alone.)
             return view(request, *args, slug=slug, **kwargs)
         event = event_for(request, slug)
         key = _page_cache_key(request, event)

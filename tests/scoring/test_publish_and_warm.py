@@ -203,3 +203,143 @@ def test_publishing_warms_every_page_and_a_player_page_then_reads_no_database_ro
     after = client.get(url("player", event, entry_id=ann.pk))
     assert page_cache.rush_renders() == renders + 1
     assert after.status_code == 200 and after["ETag"] != before["ETag"]
+
+
+def ahead_tasks() -> list[list]:
+    rows = DBTaskResult.objects.filter(task_path="scoring.warming.warm_pages_ahead").order_by("enqueued_at")
+    return [row.args_kwargs["args"] for row in rows]
+
+
+@pytest.mark.redis
+def test_pages_made_ahead_of_publishing_are_served_from_its_commit_and_never_before(
+    shared, seated, director, client, django_assert_num_queries, django_capture_on_commit_callbacks
+):
+    event = seated.event
+    ann = Entry.objects.get(event=event, player__name="Ann")
+    seat = Seat.objects.select_related("table").get(round=seated, entry=ann)
+    where = f"table {seat.table.number}, seat {seat.position}"
+    pages = [
+        url("player", event, entry_id=ann.pk),
+        url("player_seat", event, entry_id=ann.pk),
+        url("seating", event, number=1),
+    ]
+    # A phone asked before the director reviewed the seating: the round is not public.
+    before = client.get(pages[1])
+    assert "no round is seated yet" in text(before)
+    # The worker's part, queued when the round was seated: the pages as they will read once published.
+    ahead = warming.warm_ahead(seated.pk)
+    assert ahead["pages"] == 2 * 8 + 1 and ahead["failed"] == 0
+    assert warming.last_warm_ahead(seated.pk)["pages"] == ahead["pages"]
+    # Made, but not shown to anyone before publishing.
+    assert "no round is seated yet" in text(client.get(pages[1]))
+    assert where not in text(client.get(pages[0]))
+    assert client.get(pages[2]).status_code == 404
+    # Nor kept where another reader finds it, at the very address the worker asked for.
+    from django.test import Client
+
+    reader = Client(HTTP_HOST="localhost")  # the worker's host where the site answers to any (tests)
+    assert ">Round 1<" not in text(reader.get(url("event", event)))
+    assert "Round 1" not in text(reader.get(url("standings", event)))
+    assert where not in text(reader.get(pages[0])) and reader.get(pages[2]).status_code == 404
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.round_publish(round=seated, user=director)
+    renders = page_cache.rush_renders()
+    for path in pages:
+        with django_assert_num_queries(0):
+            answer = client.get(path)
+        assert answer.status_code == 200, path
+    assert where in text(client.get(pages[1]))
+    assert f"Round 1, table {seat.table.number}" in text(client.get(pages[0]))
+    assert page_cache.rush_renders() == renders  # every one was made ahead
+    assert ">Round 1<" in text(reader.get(url("event", event)))
+    assert "Round 1" in text(reader.get(url("standings", event)))
+    # The words are those of a page made after publishing, ETag aside: a phone holding the page from
+    # before publishing is sent the new one, not told it has not changed.
+    assert client.get(pages[1], HTTP_IF_NONE_MATCH=before["ETag"]).status_code == 200
+    made_ahead = client.get(pages[1])
+    assert client.get(pages[1], HTTP_IF_NONE_MATCH=made_ahead["ETag"]).status_code == 304
+    page_cache.pages_moved(event.pk)
+    made_after = client.get(pages[1])
+    assert page_cache.rush_renders() == renders + 1
+    assert text(made_after) == text(made_ahead)
+
+
+@pytest.mark.redis
+def test_a_seating_changed_after_the_pages_were_made_ahead_is_shown_as_changed(
+    shared, seated, director, client, django_capture_on_commit_callbacks
+):
+    event = seated.event
+    warming.warm_ahead(seated.pk)
+    # A new draw while the director reviews it: the pages made ahead are made again (queued) …
+    with django_capture_on_commit_callbacks(execute=True):
+        services.round_seat(round=seated, user=director, seed=12, method="random")
+    assert ahead_tasks()[-1][0] == seated.pk
+    assert warming.last_warm_ahead(seated.pk) is None  # not ready until they are made again
+    with django_capture_on_commit_callbacks(execute=True):
+        services.round_publish(round=seated, user=director)
+    # … and the new draw is what every page says after publishing, made from the database.
+    renders = page_cache.rush_renders()
+    for entry in Entry.objects.filter(event=event):
+        seat = Seat.objects.select_related("table").get(round=seated, entry=entry)
+        answer = text(client.get(url("player_seat", event, entry_id=entry.pk)))
+        assert f"table {seat.table.number}, seat {seat.position}" in answer
+    assert page_cache.rush_renders() == renders + 8
+
+
+@pytest.mark.redis
+def test_pages_made_ahead_are_not_served_when_another_change_came_with_the_publishing(
+    shared, seated, director, client, django_capture_on_commit_callbacks
+):
+    event = seated.event
+    ann = Entry.objects.get(event=event, player__name="Ann")
+    warming.warm_ahead(seated.pk)
+    # Another change of the event's pages moves the stamp (as one committing beside the publishing).
+    with django_capture_on_commit_callbacks(execute=True):
+        services.round_publish(round=seated, user=director)
+        page_cache.pages_moved(event.pk)
+    renders = page_cache.rush_renders()
+    assert client.get(url("player_seat", event, entry_id=ann.pk)).status_code == 200
+    assert page_cache.rush_renders() == renders + 1
+
+
+@pytest.mark.redis
+def test_the_console_says_whether_the_pages_are_made_ahead_of_publishing(shared, seated, as_director):
+    console = url("direct_console", seated.event, number=1)
+    assert "The worker is making the hall's pages" in text(as_director.get(console))
+    warming.warm_ahead(seated.pk)
+    assert "The hall's pages are ready: 17 pages made in" in text(as_director.get(console))
+
+
+@pytest.fixture
+def first_deal_at(director, example_sheet, rename_sheet, django_capture_on_commit_callbacks):
+    """first_deal_at(table): the example sheet's first deal recorded at the table, committed."""
+
+    def record(table) -> None:
+        names = list(table.seats.order_by("position").values_list("entry__player__name", flat=True))
+        deal = rename_sheet(example_sheet, names)["deals"][0]
+        with django_capture_on_commit_callbacks(execute=True):
+            services.deal_record(game_set=table.game_set, user=director, data=deal)
+
+    return record
+
+
+@pytest.mark.redis
+def test_the_players_warms_still_waiting_are_made_by_the_first(
+    shared, seated, director, client, first_deal_at, django_assert_num_queries
+):
+    event = seated.event
+    services.round_publish(round=seated, user=director)
+    warming.warm(event.pk)
+    # A deal at each table, one save after the other: two warms queued before the worker takes one.
+    for table in seated.tables.order_by("number"):
+        first_deal_at(table)
+    first, second = warm_tasks()[-2:]
+    assert first[1] != second[1]
+    # The first warm makes both tables' players' pages (the second then finds nothing left).
+    warming.warm_pages.call(*first)
+    renders = page_cache.rush_renders()
+    for entry in Entry.objects.filter(event=event):
+        with django_assert_num_queries(0):
+            assert client.get(url("player", event, entry_id=entry.pk)).status_code == 200
+    assert page_cache.rush_renders() == renders

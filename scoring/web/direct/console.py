@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST, require_safe
 
-from ... import background, services
+from ... import background, services, warming
 from ...models import BackgroundJob, Event, Round
 from ...page_cache import is_shared
 from ...selectors.console import round_console
@@ -37,10 +37,18 @@ def console(request, event: Event, number: int):
     rnd = get_object_or_404(Round, event=event, number=number)
     view = round_console(rnd)
     numbers = list(Round.objects.filter(event=event).order_by("number").values_list("number", flat=True))
+    # With a shared cache, whether the worker has made the round's pages ahead of its publishing.
+    ahead = {"ready": warming.last_warm_ahead(rnd.pk)} if is_shared() and rnd.published_at is None else None
     return render(
         request,
         "direct/console.html",
-        {"event": event, "console": view, "round_numbers": numbers, "refresh": CONSOLE_REFRESH_SECONDS},
+        {
+            "event": event,
+            "console": view,
+            "round_numbers": numbers,
+            "refresh": CONSOLE_REFRESH_SECONDS,
+            "ahead": ahead,
+        },
     )
 
 

@@ -19,6 +19,7 @@ from ...models import BackgroundJob, Entry, Event, GameSet
 from ...selectors import event_round_numbers
 from ...selectors.door import masked_rows, public_names
 from ...selectors.players import player_games
+from ...selectors.publication import preview_key, public_rounds
 from ..filters import NameFilterForm, mark_matches
 from ..lookups import event_for, round_for, round_param, wants_provisional
 from ..permissions import directed_ids, is_organiser, shown_names, user_directs
@@ -52,7 +53,7 @@ def cached_standings(event: Event, *, round_number: int | None, provisional: boo
     on (closing a round moves it too)."""
     key = (
         f"kalooki:standings:v2:{event.pk}:{event.results_stamp}:{event.version}:"
-        f"{round_number or 0}:{int(provisional)}"
+        f"{round_number or 0}:{int(provisional)}{preview_key()}"
     )
     view = cache.get(key)
     if view is None:
@@ -227,8 +228,7 @@ class SetView(PublicTableView):
 
     def get(self, request, *args, **kwargs):
         game_set = get_object_or_404(
-            GameSet.objects.only("pk"),
-            table__round__published_at__isnull=False,
+            GameSet.objects.only("pk").filter(public_rounds("table__round__")),
             table__round__event=self.event,
             table__round__number=kwargs["number"],
             table__number=kwargs["table"],
