@@ -198,21 +198,22 @@ def is_shared() -> bool:
     return isinstance(caches["default"], shared_cache.GuardedRedisCache)
 
 
-def _event_key(event_id: int) -> str:
-    return f"kalooki:rush-event:{event_id}"
+def _event_key(slug: str) -> str:
+    return f"kalooki:rush-event:{slug}"
 
 
 def _entry_key(entry_id: int | str) -> str:
     return f"kalooki:rush-entry:{entry_id}"
 
 
-def _published_key(event_id: int) -> str:
-    return f"kalooki:rush-published:{event_id}"
+def _published_key(slug: str) -> str:
+    return f"kalooki:rush-published:{slug}"
 
 
-def _stamp_keys(event_id: int, entry_id: str | None) -> list[str]:
-    """The epoch, the event's stamp, its publication mark and the player's stamp (on a player's page)."""
-    keys = [EPOCH_KEY, _event_key(event_id), _published_key(event_id)]
+def _stamp_keys(slug: str, entry_id: str | None) -> list[str]:
+    """The epoch, the event's stamp, its publication mark and the player's stamp (on a player's page):
+    the event's by its address, so a page and its stamps are read from Redis together."""
+    keys = [EPOCH_KEY, _event_key(slug), _published_key(slug)]
     return [*keys, _entry_key(entry_id)] if entry_id else keys
 
 
@@ -224,15 +225,16 @@ def _ahead_stamps(stamps: tuple, round_id: int) -> tuple:
     return (epoch, published, f"{round_id}:{published}", *entry)
 
 
-def round_published(event_id: int, round_id: int) -> None:
-    """Publishing `round_id` has committed (and moved the event's stamp): mark the event's stamp as the
-    one the round was published at, so the pages made ahead of it are served if nothing else moved it."""
+def round_published(slug: str, round_id: int) -> None:
+    """Publishing `round_id` of the event at `slug` has committed (and moved the event's stamp): mark the
+    event's stamp as the one the round was published at, so the pages made ahead of it are served if
+    nothing else moved it."""
     if not is_shared():
         return
     try:
-        stamp = cache.get(_event_key(event_id))
+        stamp = cache.get(_event_key(slug))
         if stamp is not None:
-            cache.set(_published_key(event_id), f"{round_id}:{stamp}", None)
+            cache.set(_published_key(slug), f"{round_id}:{stamp}", None)
     except shared_cache.CacheUnavailable:
         pass  # the pages are made afresh, as without the ones made ahead
 
@@ -242,7 +244,11 @@ def pages_moved(event_id: int, entry_ids=None) -> None:
     and again when the current transaction commits."""
     if not is_shared():
         return
-    keys = [_event_key(event_id)] if entry_ids is None else [_entry_key(entry) for entry in entry_ids]
+    if entry_ids is None:
+        slug = Event.objects.filter(pk=event_id).values_list("slug", flat=True).first()
+        keys = [_event_key(slug)] if slug else []
+    else:
+        keys = [_entry_key(entry) for entry in entry_ids]
     _bump(keys)
     transaction.on_commit(lambda: _bump(keys))
 
@@ -274,56 +280,41 @@ def _count_render(request) -> None:
         pass
 
 
-def _slug_key(slug: str) -> str:
-    return f"kalooki:rush-slug:{slug}"
-
-
-def rush_event_known(event) -> None:
-    """Say which event an address's slug names, so its rush pages are kept from the first one on."""
-    cache.set(_slug_key(event.slug), event.pk, None)
-
-
 def _rush_page(request, match, get_response) -> HttpResponse:
     """Serve a rush page stored under its stamps, or made ahead of publishing under the stamps
-    publishing left, or make it and store it (see above)."""
+    publishing left, or make it and store it (see above). One read of Redis: the page, the one made
+    ahead and the stamps together."""
     page_key = f"kalooki:rush-page:{request.path}"
     ahead_key = f"kalooki:rush-ahead:{request.path}"
-    slug_key = _slug_key(match["slug"])
+    stamp_keys = _stamp_keys(match["slug"], match["entry"])
     ahead_of = request.META.get(AHEAD)
     recoveries = shared_cache.recoveries()
-    found = cache.get_many([page_key, ahead_key, slug_key])
-    stored, made_ahead, event_id = found.get(page_key), found.get(ahead_key), found.get(slug_key)
-    if event_id is None:
-        # The address's event is not known yet: one query, before the page is made, so the first page
-        # made is kept under the stamps read before it (a change meanwhile moves them past it).
-        event_id = Event.objects.filter(slug=match["slug"]).values_list("pk", flat=True).first()
-        if event_id is not None:
-            cache.set(slug_key, event_id, None)
-    stamps = None
-    if event_id is not None:
-        stamps = _stamps(_stamp_keys(event_id, match["entry"]))
-        if shared_cache.recoveries() != recoveries:
-            stamps = None
-        elif stamps is not None and ahead_of is not None:
-            stamps = _ahead_stamps(stamps, ahead_of)
-            if _still_good(made_ahead) and made_ahead["stamps"] == stamps:
-                return _replay(request, made_ahead)
-        elif stamps is not None:
-            for candidate in (stored, made_ahead):
-                if _still_good(candidate) and candidate["stamps"] == stamps:
-                    return _replay(request, candidate)
+    found = cache.get_many([page_key, ahead_key, *stamp_keys])
+    stored, made_ahead = found.get(page_key), found.get(ahead_key)
+    stamps = tuple(found[key] for key in stamp_keys) if all(key in found for key in stamp_keys) else None
+    if stamps is None:
+        # A stamp not set yet (or evicted): started now, so the page made next is kept under it.
+        stamps = _stamps(stamp_keys)
+    if shared_cache.recoveries() != recoveries:
+        stamps = None
+    elif stamps is not None and ahead_of is not None:
+        stamps = _ahead_stamps(stamps, ahead_of)
+        if _still_good(made_ahead) and made_ahead["stamps"] == stamps:
+            return _replay(request, made_ahead)
+    elif stamps is not None:
+        for candidate in (stored, made_ahead):
+            if _still_good(candidate) and candidate["stamps"] == stamps:
+                return _replay(request, candidate)
     _count_render(request)
     response = get_response(request)
     event = getattr(request, "_kalooki_event", None)
-    if event is None or request.method != "GET" or not _storable(response):
+    if event is None or event.slug != match["slug"] or request.method != "GET" or not _storable(response):
         return response
-    if event.pk != event_id:
-        # The next reader's page is kept: the address's event is known from now on.
-        cache.set(slug_key, event.pk, None)
-    elif stamps is not None and ahead_of is not None:
-        _store(ahead_key, _as_made_ahead(response), RUSH_PAGE_SECONDS, stamps=stamps)
-    elif stamps is not None:
-        _store(page_key, response, RUSH_PAGE_SECONDS, stamps=stamps)
+    if stamps is not None:
+        if ahead_of is not None:
+            _store(ahead_key, _as_made_ahead(response), RUSH_PAGE_SECONDS, stamps=stamps)
+        else:
+            _store(page_key, response, RUSH_PAGE_SECONDS, stamps=stamps)
     return response
 
 

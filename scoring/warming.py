@@ -32,7 +32,7 @@ from django_tasks import task
 from kalooki_tournament.shared_cache import CacheUnavailable
 
 from .models import Entry, Event, Round
-from .page_cache import AHEAD, RUSH_PATH, WARMING, is_shared, rush_event_known
+from .page_cache import AHEAD, RUSH_PATH, WARMING, is_shared
 from .selectors.publication import as_published
 from .selectors.tables import event_round_numbers
 
@@ -90,7 +90,6 @@ def warm(
     entry_ids = None if entry_ids is None else list(entry_ids)
     event = Event.objects.get(pk=event_id)
     paths = warm_paths(event, entry_ids)
-    rush_event_known(event)
     failed = _ask_for(paths, {WARMING: True}, progress)
     outcome = {
         "event": event_id,
@@ -127,7 +126,6 @@ def warm_ahead(round_id: int, *, progress: Callable[[int, int], None] | None = N
     rnd = Round.objects.select_related("event").filter(pk=round_id, published_at__isnull=True).first()
     if rnd is None or not rnd.tables.exists():
         return None
-    rush_event_known(rnd.event)
     with as_published(rnd.pk):
         # The rush's pages alone: the standings views are kept by the results generation, which the
         # publishing moves on whatever was made before it.

@@ -468,7 +468,7 @@ def round_publish(*, round: Round, user) -> Round:
     touch_results(rnd.event_id)
     # The pages made ahead of this, while the seating was reviewed, are served from the commit on if
     # nothing else changed since; every page the hall opens is then made (or found made) by the worker.
-    transaction.on_commit(lambda: page_cache.round_published(rnd.event_id, rnd.pk))
+    transaction.on_commit(lambda: page_cache.round_published(rnd.event.slug, rnd.pk))
     warming.queue_warm(rnd.event_id)
     return rnd
 
