@@ -12,7 +12,7 @@ warm of each event is kept in the cache (`last_warm`): how many pages and how lo
 Seating a round (or changing the seating of one not yet published) has the worker make the same pages
 ahead, as they will read once the round is published (`warm_ahead`), while the director reviews it:
 `scoring.page_cache` serves them the moment publishing commits, if nothing else changed meanwhile, so
-the hall's first requests after publishing find them ready. The director's dashboard says when they are.
+the hall's first requests after publishing find them ready. The round's console says when they are.
 """
 
 from __future__ import annotations
@@ -119,9 +119,10 @@ def _ask_for(paths: list[str], meta: dict[str, Any], progress: Callable[[int, in
 
 
 def warm_ahead(round_id: int, *, progress: Callable[[int, int], None] | None = None) -> dict[str, Any] | None:
-    """Make every page of `warm_paths` as it will read once the seated round `round_id` is published,
-    kept apart until then (`scoring.page_cache`); returns (and keeps, as the round's warm ahead) how
-    many pages and how long. None, doing nothing, when the round is published or not seated."""
+    """Make the rush's pages of `warm_paths` (each player's page and "where do I sit", the seating list)
+    as they will read once the seated round `round_id` is published, kept apart until then
+    (`scoring.page_cache`); returns (and keeps, as the round's warm ahead) how many pages and how
+    long. None, doing nothing, when the round is published or not seated."""
     started = time.perf_counter()
     rnd = Round.objects.select_related("event").filter(pk=round_id, published_at__isnull=True).first()
     if rnd is None or not rnd.tables.exists():
@@ -175,7 +176,11 @@ def warm_pages(event_id: int, entry_ids: list[int] | None = None) -> None:
 @task()
 def warm_pages_ahead(round_id: int, wanted: int) -> None:
     """The worker's side of `queue_warm_ahead`: a warm asked for before the last one is left to it."""
-    if cache.get(_wanted_key(round_id)) == wanted:
+    try:
+        last_asked = cache.get(_wanted_key(round_id))
+    except CacheUnavailable:
+        return  # nowhere to keep the pages
+    if last_asked == wanted:
         warm_ahead(round_id)
 
 
