@@ -124,6 +124,7 @@ def _model() -> BradleyTerryFull:
 # openskill's defaults, read from the library itself (rate_table repeats its arithmetic with them).
 _DEFAULTS = _model()
 TAU_SQUARED = _DEFAULTS.tau * _DEFAULTS.tau
+_START_MU, _START_SIGMA = _DEFAULTS.mu, _DEFAULTS.sigma
 TWO_BETA_SQUARED = 2 * _DEFAULTS.beta**2
 KAPPA = _DEFAULTS.kappa
 
@@ -155,42 +156,67 @@ def rate_table(
     [30.27, 30.27, 22.36, 17.09]
     """
     count = len(mus)
-    # As openskill: teams sorted by rank (a stable sort), each rank read as the first index of its value.
+    sqrt, exp = math.sqrt, math.exp
+    # As openskill: teams sorted by rank (a stable sort). openskill reads each rank as the first index
+    # of its value among the sorted ranks; that keeps their order, and only their order is compared.
     order = sorted(range(count), key=ranks.__getitem__)
-    sorted_ranks = sorted(ranks)
-    first: dict[int, int] = {}
-    for index, value in enumerate(sorted_ranks):
-        first.setdefault(value, index)
-    rank = [first[value] for value in sorted_ranks]
+    rank = [ranks[index] for index in order]
     mu = [mus[index] for index in order]
     # σ widened by τ before the match (openskill's "tau" dynamics), then the team's variance.
-    sigma = [math.sqrt(sigmas[index] * sigmas[index] + TAU_SQUARED) for index in order]
+    sigma = [sqrt(sigmas[index] * sigmas[index] + TAU_SQUARED) for index in order]
     variance = [value**2 for value in sigma]
+    root = [sqrt(value) for value in variance]
+    omega = [0.0] * count
+    delta = [0.0] * count
+    # openskill's sums over every other team q of team i, pair by pair: c_iq = c_qi (the same sum of
+    # the same two variances), μ_i − μ_q = −(μ_q − μ_i), and each sum still adds its terms in q's order
+    # (the pairs come in order, the first team's index first). Dividing by openskill's 1.0 is exact.
+    for i in range(count - 1):
+        mu_i, variance_i, rank_i, root_i = mu[i], variance[i], rank[i], root[i]
+        for q in range(i + 1, count):
+            variance_q = variance[q]
+            c_iq = sqrt(variance_i + variance_q + TWO_BETA_SQUARED)
+            ratio = (mu[q] - mu_i) / c_iq
+            p_iq = 1 / (1 + exp(ratio))
+            p_qi = 1 / (1 + exp(-ratio))
+            # Sorted by rank: team q placed below team i, or shared the place.
+            below = rank[q] > rank_i
+            share = variance_i / c_iq
+            omega[i] += share * ((1.0 if below else 0.5) - p_iq)
+            delta[i] += (((root_i / c_iq) * share) / c_iq) * p_iq * (1 - p_iq)
+            share = variance_q / c_iq
+            omega[q] += share * ((0.0 if below else 0.5) - p_qi)
+            delta[q] += (((root[q] / c_iq) * share) / c_iq) * p_qi * (1 - p_qi)
     new_mu = [0.0] * count
     new_sigma = [0.0] * count
-    exp, sqrt = math.exp, math.sqrt
-    for i in range(count):
-        omega = 0.0
-        delta = 0.0
-        mu_i, variance_i, rank_i = mu[i], variance[i], rank[i]
-        for q in range(count):
-            if q == i:
-                continue
-            c_iq = sqrt(variance_i + variance[q] + TWO_BETA_SQUARED)
-            p_iq = 1 / (1 + exp(((mu[q] - mu_i) / 1.0) / c_iq))
-            share = variance_i / c_iq
-            score = 1.0 if rank[q] > rank_i else 0.5 if rank[q] == rank_i else 0.0
-            omega += share * (score - p_iq)
-            gamma = sqrt(variance_i) / c_iq
-            delta += ((gamma * share) / c_iq) * p_iq * (1 - p_iq)
-        own = sigma[i] ** 2 / variance_i
-        if omega >= 0:
-            new_mu[order[i]] = mu_i + own * omega * 1.0
-            new_sigma[order[i]] = sigma[i] * sqrt(max(1 - own * delta * 1.0, KAPPA))
-        else:
-            new_mu[order[i]] = mu_i + own * omega / 1.0
-            new_sigma[order[i]] = sigma[i] * sqrt(max(1 - own * delta / 1.0, KAPPA))
+    for i, index in enumerate(order):
+        # openskill scales both updates by σ²/σ² (exactly 1.0) and by 1.0 again, whichever the sign.
+        new_mu[index] = mu[i] + omega[i]
+        new_sigma[index] = sigma[i] * sqrt(max(1 - delta[i], KAPPA))
     return new_mu, new_sigma
+
+
+class RatingRun:
+    """Ratings applied match by match from the start: `rate(match)` gives the match's players' μ and σ
+    after it (seat order); `mu` and `sigma` hold each player's latest (a new player starts at the
+    model's defaults)."""
+
+    def __init__(self) -> None:
+        self.mu: dict[Hashable, float] = {}
+        self.sigma: dict[Hashable, float] = {}
+
+    def rate(self, match: Match) -> tuple[list[float], list[float]]:
+        players = match.players
+        mu_of, sigma_of = self.mu, self.sigma
+        mus, sigmas = rate_table(
+            [mu_of.get(player, _START_MU) for player in players],
+            [sigma_of.get(player, _START_SIGMA) for player in players],
+            match.ranks,
+        )
+        for player, mu, sigma in zip(players, mus, sigmas, strict=True):
+            mu_of[player] = mu
+            sigma_of[player] = sigma
+        return mus, sigmas
 
 
 def rate_matches(
@@ -200,18 +226,15 @@ def rate_matches(
 
     Pass a list as `history` to receive each player's rating after each of their matches.
     """
-    start = (_DEFAULTS.mu, _DEFAULTS.sigma)
-    current: dict[Hashable, tuple[float, float]] = {}
+    run = RatingRun()
     sets: dict[Hashable, int] = {}
     for match in sorted(matches, key=lambda match: match.key):
-        before = [current.get(player, start) for player in match.players]
-        mus, sigmas = rate_table([mu for mu, _ in before], [sigma for _, sigma in before], match.ranks)
+        mus, sigmas = run.rate(match)
         for player, mu, sigma in zip(match.players, mus, sigmas, strict=True):
-            current[player] = (mu, sigma)
             sets[player] = played = sets.get(player, 0) + 1
             if history is not None:
                 history.append(RatingStep(match.key, player, mu, sigma, played, match.context))
-    return {player: Rating(mu, sigma, sets[player]) for player, (mu, sigma) in current.items()}
+    return {player: Rating(mu, run.sigma[player], sets[player]) for player, mu in run.mu.items()}
 
 
 def expected_ranks(ratings: Sequence[tuple[float, float]]) -> list[tuple[int, float]]:
