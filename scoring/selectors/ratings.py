@@ -17,18 +17,20 @@ from __future__ import annotations
 
 import hashlib
 import struct
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Exists, OuterRef, Q, QuerySet, Sum
+from django.db import connection
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from ..games import GAMES, JAMAICAN, Game, game_of_preset
 from ..models import (
     DealResult,
+    Entry,
     Event,
     GameSet,
     Player,
@@ -37,12 +39,11 @@ from ..models import (
     RatingRule,
     Round,
     Season,
-    Seat,
 )
 from ..page_cache import finals_passed
 from ..ratings import INACTIVE_AFTER_MONTHS, PROVISIONAL_BELOW, Match, competition_ranks, is_active, is_ranked
 from .british_standings import british_places
-from .standings import event_standings, official_places
+from .standings import event_standings, official_places, places_of_sets, set_figures
 
 # Part of every fingerprint: a change to how ratings are computed makes every stored list out of date.
 RATING_METHOD = "openskill 6.2 BradleyTerryFull defaults; counted sets in date, round, table order; v2 a game"
@@ -82,11 +83,6 @@ def identity(name: str, membership_id: str) -> str:
     return f"member:{membership_id}" if membership_id else f"name:{name}"
 
 
-def player_identities() -> dict[int, str]:
-    """Every player record's identity, by record id. One query."""
-    return {pk: identity(name, membership) for pk, name, membership in _player_rows()}
-
-
 def _player_rows() -> list[tuple[int, str, str]]:
     return list(Player.objects.order_by("pk").values_list("pk", "name", "membership_id"))
 
@@ -119,11 +115,14 @@ def counted_sets(events: QuerySet[Event] | None = None) -> QuerySet[GameSet]:
 @dataclass(frozen=True)
 class RatedSets:
     """The counted sets as matches (in the order they are rated), for each identity the player record
-    of their latest rated set, and every player record's identity (by record id)."""
+    of their latest rated set, every player record's identity (by record id), and the official
+    standings rows (with ids) of each event of set totals whose sets were read from the database,
+    derived from the same read (`event_places` takes them)."""
 
     matches: list[Match]
     latest_record: dict[str, int]
     identities: dict[int, str]
+    standings: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
 
 
 def _kept_key(kind: str, event: Event) -> str:
@@ -139,39 +138,88 @@ def _kept_key(kind: str, event: Event) -> str:
 EventTables = list[tuple[int, int, int, tuple[tuple[int, int, int], ...]]]
 
 
-def _read_tables(events: list[Event], by_order: set[int]) -> dict[int, EventTables]:
-    """The counted sets of `events` read from the database: each (set, player)'s total summed in SQL,
-    the seats, and a game's finishing order for the games of hands (`by_order`). Three queries."""
+def _fetched(query: QuerySet) -> list[tuple[Any, ...]]:
+    """A `values_list` query's rows as the database driver gives them, without Django's row-by-row
+    iteration (hundreds of thousands of rows here; every column read is an integer, a string or a
+    boolean, which the drivers give as Python values already — SQLite's booleans as 0 or 1)."""
+    sql, params = query.query.get_compiler(using=query.db).as_sql()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def _read_tables(
+    events: list[Event], by_order: set[int], people: dict[int, tuple[str, str]]
+) -> tuple[dict[int, EventTables], dict[int, list[dict[str, Any]]]]:
+    """The counted sets of `events` read from the database, and the official standings rows of those of
+    set totals (all but `by_order`) from the same read: each (set, player)'s figures summed in SQL over the
+    results once — the set totals the matches rank by, and the figures the standings rank by
+    (`standings.places_of_sets`) — then the sets with their seats, and for the games of hands
+    (`by_order`) each game's finishing order. Two queries, three with games of hands among them (and
+    one more should a player have results in a set without a seat there, which the app never writes).
+    `people`: player record id → (name, club)."""
     counted = counted_sets(Event.objects.filter(pk__in=[event.pk for event in events]))
-    totals = dict(
-        ((set_id, entry_id), total)
-        for set_id, entry_id, total in DealResult.objects.filter(deal__game_set__in=counted, deal__void=False)
+    # (set, entry, total, worst deal, deals, deals won, doubled outs): the standings' figures of a
+    # player in a set, over the same counted sets (closed rounds 1…N; verified or reopened).
+    figures = _fetched(
+        DealResult.objects.filter(deal__game_set__in=counted, deal__void=False)
         .order_by()
         .values_list("deal__game_set_id", "entry_id")
-        .annotate(total=Sum("penalty"))
+        .annotate(**set_figures())
     )
-    seats = (
-        Seat.objects.filter(table__game_set__in=counted)
-        .order_by()
-        .values_list(
-            "table__game_set__id", "entry_id", "position", "entry__player_id",
-            "round__event_id", "round__number", "table__number",
+    # Every counted set, a row a seat (a set without seats: one row, with no seat).
+    seated = _fetched(
+        counted.order_by().values_list(
+            "pk", "status", "corrected_after_verification", "table__round__event_id",
+            "table__round__number", "table__number", "table__seats__position",
+            "table__seats__entry_id", "table__seats__entry__player_id",
         )
     )  # fmt: skip
     # A game's ranks are its finishing order (BV8), not set totals.
     places = british_places(counted.filter(table__round__event__in=by_order)) if by_order else {}
-    sets: dict[int, tuple[int, int, int, list[tuple[int, int, int]]]] = {}
-    for set_id, entry_id, position, player_id, event_id, number, table in seats:
-        total = places.get((set_id, entry_id)) if event_id in by_order else totals.get((set_id, entry_id))
-        if total is None:
-            continue  # seated, but no scored deal of theirs in the set
+    by_set: dict[int, list[tuple[int, int, int, int, int, int]]] = {}
+    for row in figures:
+        found = by_set.get(row[0])
+        if found is None:
+            by_set[row[0]] = [row[1:]]
+        else:
+            found.append(row[1:])
+    sets: dict[int, tuple[int, int, int, list[tuple[int, int, int]], bool, bool]] = {}
+    player_of: dict[int, int] = {}
+    for set_id, status, corrected, event_id, number, table, position, entry_id, player_id in seated:
         if set_id not in sets:
-            sets[set_id] = (event_id, number, table, [])
-        sets[set_id][3].append((position, player_id, total))
-    found: dict[int, EventTables] = {event.pk: [] for event in events}
-    for set_id, (event_id, number, table, seated) in sets.items():
-        found[event_id].append((set_id, number, table, tuple(sorted(seated))))
-    return found
+            verified = status == GameSet.Status.VERIFIED
+            # Counted sets are of closed rounds: one not verified is reopened for a correction.
+            sets[set_id] = (event_id, number, table, [], verified, bool(corrected) and not verified)
+        if entry_id is None:
+            continue
+        player_of[entry_id] = player_id
+        if event_id in by_order:
+            total = places.get((set_id, entry_id))
+        else:
+            total = next((row[1] for row in by_set.get(set_id, ()) if row[0] == entry_id), None)
+        if total is not None:  # seated, but no scored deal of theirs in the set: not rated
+            sets[set_id][3].append((position, player_id, total))
+    tables: dict[int, EventTables] = {event.pk: [] for event in events}
+    counted_of: dict[int, list[Any]] = {event.pk: [] for event in events if event.pk not in by_order}
+    for set_id, (event_id, number, table, rated, verified, correcting) in sets.items():
+        tables[event_id].append((set_id, number, table, tuple(sorted(rated))))
+        if event_id not in by_order and set_id in by_set:
+            counted_of[event_id].append((number, verified, correcting, by_set[set_id]))
+    unseated = {entry for rows in by_set.values() for entry, *_ in rows} - player_of.keys()
+    if unseated:
+        player_of.update(Entry.objects.filter(pk__in=unseated).values_list("pk", "player_id"))
+    players = {entry: (player, *people[player]) for entry, player in player_of.items()}
+    standings = {
+        event.pk: places_of_sets(event, counted_of[event.pk], players)
+        for event in events
+        if event.pk not in by_order
+    }
+    return tables, standings
+
+
+def _people() -> list[tuple[int, str, str, str]]:
+    return list(Player.objects.order_by().values_list("pk", "name", "membership_id", "club"))
 
 
 def rated_sets(events: QuerySet[Event] | None = None, *, game: Game | None = None) -> RatedSets:
@@ -180,27 +228,33 @@ def rated_sets(events: QuerySet[Event] | None = None, *, game: Game | None = Non
     round number and table number; with `game`, that game's events alone.
 
     Each event's sets are kept in the cache by its results stamp, version and final rounds
-    (`_kept_key`), so after one event's change that event alone is read again. Five queries at most,
-    whatever the number of sets: the events, the kept tables, then the sets of those not kept (three)
-    and the players."""
+    (`_kept_key`), so after one event's change that event alone is read again. The places of the events
+    of set totals read come from the same read (`standings`).
+    Four queries whatever the number of sets (five with games of hands among the events read): the
+    events, the players, then the sets of the events not kept (two)."""
     events = events if events is not None else Event.objects.all()
     found = list(
         events.order_by().only(
-            "pk", "date_start", "ruleset_preset", "results_stamp", "version", "final_times"
+            "pk", "date_start", "ruleset_preset", "results_stamp", "version", "final_times", "format",
+            "tiebreaks",
         )
-    )
+    )  # fmt: skip
     if game is not None:
         found = [event for event in found if game_of_preset(event.ruleset_preset) is game]
+    people = {pk: (name, membership, club) for pk, name, membership, club in _people()}
+    who = {pk: identity(name, membership) for pk, (name, membership, _) in people.items()}
     keys = {event.pk: _kept_key("rated", event) for event in found}
     kept = cache.get_many(list(keys.values())) if found else {}
     missing = [event for event in found if keys[event.pk] not in kept]
     tables: dict[int, EventTables] = {pk: kept[key] for pk, key in keys.items() if key in kept}
+    standings: dict[int, list[dict[str, Any]]] = {}
     if missing:
         by_order = {event.pk for event in missing if game_of_preset(event.ruleset_preset).of_hands}
-        read = _read_tables(missing, by_order)
+        read, standings = _read_tables(
+            missing, by_order, {pk: (name, club) for pk, (name, _, club) in people.items()}
+        )
         cache.set_many({keys[pk]: rows for pk, rows in read.items()}, PLACES_CACHE_SECONDS)
         tables.update(read)
-    who = player_identities()
     matches = []
     latest: dict[str, int] = {}
     for event in sorted(found, key=lambda event: (event.date_start, event.pk)):
@@ -227,7 +281,7 @@ def rated_sets(events: QuerySet[Event] | None = None, *, game: Game | None = Non
             )
             for (_, player_id, _), person in zip(seated, players, strict=True):
                 latest[person] = player_id
-    return RatedSets(matches=matches, latest_record=latest, identities=who)
+    return RatedSets(matches=matches, latest_record=latest, identities=who, standings=standings)
 
 
 @dataclass(frozen=True)
@@ -264,27 +318,36 @@ def unpack_history(data: bytes) -> list[tuple[int, int, int, float, float]]:
 PLACES_CACHE_SECONDS = 7 * 24 * 3600
 
 
-def event_places(events: Iterable[Event]) -> list[EventPlaces]:
+def event_places(
+    events: Iterable[Event], *, read: Mapping[int, list[dict[str, Any]]] | None = None
+) -> list[EventPlaces]:
     """Each event's official standings, as places. They are kept in the cache by the event's results
     stamp, version and final rounds (`_kept_key`), so a list computed again after one event changed
-    reads that event alone. Those not kept are read together: the events of set totals in one query
-    (two with knock-out events among them) after one for their counted rounds; a game of hands' event
-    through its own standings (two queries an event)."""
+    reads that event alone. `read`: standings rows already read, by event id (`rated_sets` derives
+    them from its own read), kept as those read here are. The others not kept are read together: the
+    events of set totals in one query (two with knock-out events among them) after one for their
+    counted rounds; a game of hands' event through its own standings (two queries an event)."""
     events = list(events)
+    standings = dict(read or {})
     keys = {event.pk: _kept_key("places", event) for event in events}
-    kept = cache.get_many(list(keys.values()))
+    kept = cache.get_many([keys[event.pk] for event in events if event.pk not in standings])
     missing = [event for event in events if keys[event.pk] not in kept]
-    by_totals = [event for event in missing if not game_of_preset(event.ruleset_preset).of_hands]
-    read: dict[int, list[dict[str, Any]]] = {}
+    by_totals = [
+        event
+        for event in missing
+        if event.pk not in standings and not game_of_preset(event.ruleset_preset).of_hands
+    ]
     if by_totals:
         rounds: dict[int, list[int]] = {}
         for pk, event_id in closed_rounds(
             Event.objects.filter(pk__in=[event.pk for event in by_totals])
         ).values_list("pk", "event_id"):
             rounds.setdefault(event_id, []).append(pk)
-        read = official_places(by_totals, rounds)
+        standings.update(official_places(by_totals, rounds))
     for event in missing:
-        rows = read[event.pk] if event.pk in read else event_standings(event, with_ids=True, final_only=True)
+        rows = standings.get(event.pk)
+        if rows is None:
+            rows = event_standings(event, with_ids=True, final_only=True)
         kept[keys[event.pk]] = [
             (row["player_id"], row["entry_id"], row["place"], row["shared"]) for row in rows
         ]

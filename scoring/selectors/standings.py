@@ -61,7 +61,6 @@ def _set_rows(
         results = results.filter(deal__game_set__status=GameSet.Status.VERIFIED)
     if round_number is not None:
         results = results.filter(deal__game_set__table__round__number=round_number)
-    went_out = Q(deal__out_id=F("entry_id"))
     return list(
         results.order_by()
         .values(
@@ -73,14 +72,21 @@ def _set_rows(
             player=F("entry__player__name"),
             club=F("entry__player__club"),
         )
-        .annotate(
-            total=Sum("penalty"),
-            worst=Max("penalty"),
-            deals=Count("pk"),
-            won=Count("pk", filter=went_out),
-            doubled=Count("pk", filter=went_out & Q(deal__doubled=True)),
-        )
+        .annotate(**set_figures())
     )
+
+
+def set_figures() -> dict[str, Any]:
+    """A player's figures in a set, as aggregates over their DealResult rows grouped by (set, entry):
+    the total, the worst deal, the deals, the deals they went out in and of those the doubled."""
+    went_out = Q(deal__out_id=F("entry_id"))
+    return {
+        "total": Sum("penalty"),
+        "worst": Max("penalty"),
+        "deals": Count("pk"),
+        "won": Count("pk", filter=went_out),
+        "doubled": Count("pk", filter=went_out & Q(deal__doubled=True)),
+    }
 
 
 def _set_winners(rows: Iterable[Mapping[str, Any]]) -> set[tuple[int, int]]:
@@ -389,6 +395,63 @@ def official_places(
         for event_id, rows in grouped.items():
             found[event_id] = _ranked(group[event_id], rows, with_ids=True)
     return found
+
+
+# One counted set as `places_of_sets` takes it: its round number, whether it is verified, whether it is
+# being corrected (a closed round's set reopened), and each player's figures in it as `_standings_sql`'s
+# `per_set` sums them: (entry id, total, worst deal, deals, deals won, doubled outs).
+CountedSet = tuple[int, bool, bool, Sequence[tuple[int, int, int, int, int, int]]]
+
+
+def places_of_sets(
+    event: Event, sets: Iterable[CountedSet], players: Mapping[int, tuple[int, str, str]]
+) -> list[dict[str, Any]]:
+    """The official standings rows (with ids) of an event of set totals from its counted sets' figures
+    per player, already summed per set (the ratings read them so, with each set's totals): the rows
+    `standings(event, with_ids=True)` gives, added up as `_standings_sql` adds them — a set won by its
+    lowest totals once complete (R20: verified, or nine scored deals) — and ranked by the same code
+    (`_ranked`). `players`: entry id → (player id, name, club). No query."""
+    knockout = event.is_knockout
+    # Per entry: the _STATS figures in their order, then whether a set of theirs is being corrected.
+    figures: dict[int, list[int]] = {}
+    # Knock-out: per entry, the last round with a counted set, then the _STATS figures of that round.
+    last: dict[int, list[int]] = {}
+    for number, verified, correcting, rows in sets:
+        lowest = min(row[1] for row in rows)
+        complete = verified or max(row[3] for row in rows) >= DEALS_PER_SET
+        for entry_id, total, worst, deals, won, doubled in rows:
+            won_set = 1 if complete and total == lowest else 0
+            found = figures.get(entry_id)
+            if found is None:
+                figures[entry_id] = [total, 1, deals, won_set, won, doubled, worst, int(correcting)]
+            else:
+                _add_set(found, total, deals, won_set, won, doubled, worst)
+                found[_CORRECTING] |= correcting
+            if knockout:
+                reached = last.get(entry_id)
+                if reached is None or number > reached[0]:
+                    last[entry_id] = [number, total, 1, deals, won_set, won, doubled, worst]
+                elif number == reached[0]:
+                    _add_set(reached, total, deals, won_set, won, doubled, worst, at=1)
+    fetched = [
+        (*players[entry_id], entry_id, *numbers, *last.get(entry_id, ()))
+        for entry_id, numbers in figures.items()
+    ]
+    return _ranked(event, fetched, with_ids=True)
+
+
+def _add_set(
+    into: list[int], total: int, deals: int, won_set: int, won: int, doubled: int, worst: int, *, at: int = 0
+) -> None:
+    """Add one set's figures to a player's `_STATS` figures starting at `into[at]` (sums; the worst
+    deal is the larger)."""
+    into[at] += total
+    into[at + 1] += 1
+    into[at + 2] += deals
+    into[at + 3] += won_set
+    into[at + 4] += won
+    into[at + 5] += doubled
+    into[at + 6] = max(into[at + 6], worst)
 
 
 def standings_for_event(

@@ -81,7 +81,7 @@ def _recompute(*, season: Season | None, game: Game, force: bool) -> RatingList:
     history: list[RatingStep] = []
     ratings = rate_matches(rated.matches, history=history)
     # A season's standings count every event of it; the players' places, their game's events alone.
-    places = event_places(events if season is not None else played)
+    places = event_places(events if season is not None else played, read=rated.standings)
     ids = {event.pk for event in played}
     rows = _rating_rows(
         rating_list, ratings, history, [item for item in places if item.event_id in ids], rated
