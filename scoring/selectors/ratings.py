@@ -264,19 +264,10 @@ def rated_sets(events: QuerySet[Event] | None = None, *, game: Game | None = Non
                 continue  # one player alone has no one to be ranked against
             players = tuple(who[player_id] for _, player_id, _ in seated)
             ranks = tuple(competition_ranks([total for *_, total in seated], lower_is_better=True))
+            # The key says the event, round and table; the history keeps the set's id.
             matches.append(
                 Match(
-                    key=(day, event.pk, number, table),
-                    players=players,
-                    ranks=ranks,
-                    context={
-                        "set": set_id,
-                        "event": event.pk,
-                        "round": number,
-                        "table": table,
-                        "ranks": dict(zip(players, ranks, strict=True)),
-                        "players": len(players),
-                    },
+                    key=(day, event.pk, number, table), players=players, ranks=ranks, context={"set": set_id}
                 )
             )
             for (_, player_id, _), person in zip(seated, players, strict=True):

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
@@ -28,13 +29,13 @@ from adjudication.audit import audit_record
 from ..collector import collector_paused
 from ..games import JAMAICAN, Game, game_of_preset
 from ..models import Event, PlayerRating, RatingList, RatingRule, Season
-from ..ratings import EventPlace, Rating, RatingStep, rate_matches, season_table
+from ..ratings import EventPlace, Match, Rating, RatingRun, season_table
 from ..selectors.ratings import (
+    HISTORY_STEP,
     EventPlaces,
     RatedSets,
     event_places,
     events_in,
-    pack_history,
     rated_sets,
     ratings_fingerprint,
     scope_of,
@@ -78,14 +79,11 @@ def _recompute(*, season: Season | None, game: Game, force: bool) -> RatingList:
     events = list(events_in(season))
     played = [event for event in events if game_of_preset(event.ruleset_preset) is game]
     rated = rated_sets(events_in(season), game=game)
-    history: list[RatingStep] = []
-    ratings = rate_matches(rated.matches, history=history)
+    rated_run = _rated(rated.matches)
     # A season's standings count every event of it; the players' places, their game's events alone.
     places = event_places(events if season is not None else played, read=rated.standings)
     ids = {event.pk for event in played}
-    rows = _rating_rows(
-        rating_list, ratings, history, [item for item in places if item.event_id in ids], rated
-    )
+    rows = _rating_rows(rating_list, rated_run, [item for item in places if item.event_id in ids], rated)
     rating_list.rows.all().delete()
     PlayerRating.objects.bulk_create(rows, batch_size=BATCH)
     rating_list.season = season
@@ -100,27 +98,54 @@ def _recompute(*, season: Season | None, game: Game, force: bool) -> RatingList:
     return rating_list
 
 
-def _rating_rows(
-    rating_list: RatingList,
-    ratings: dict[Any, Rating],
-    history: list[RatingStep],
-    places: list[EventPlaces],
-    rated: RatedSets,
-) -> list[PlayerRating]:
-    steps: dict[Any, list[tuple[int, int, int, float, float]]] = defaultdict(list)
+@dataclass(frozen=True)
+class _RatedRun:
+    """Each rated player's rating after every counted set, their history as stored (a packed step a
+    set), how many events they were rated in and the day of their last rated set."""
+
+    ratings: dict[Any, Rating]
+    history: dict[Any, bytes]
+    events: dict[Any, int]
+    last_day: dict[Any, str]
+
+
+def _rated(matches: list[Match]) -> _RatedRun:
+    """Rate `matches` in key order from the start (`scoring.ratings.RatingRun`), each player's history
+    packed as it goes: one pass, no object a step but the packed bytes."""
+    run = RatingRun()
+    steps: dict[Any, list[bytes]] = {}
+    events: dict[Any, int] = {}
+    last_event: dict[Any, int] = {}
     last_day: dict[Any, str] = {}
-    for step in history:
-        context = step.context
-        steps[step.player].append(
-            (context["set"], context["ranks"][step.player], context["players"], step.mu, step.sigma)
-        )
-        last_day[step.player] = step.key[0]  # the event's day: matches come in date order
-    event_of = {match.context["set"]: match.context["event"] for match in rated.matches}
+    pack = HISTORY_STEP.pack
+    for match in sorted(matches, key=lambda match: match.key):
+        mus, sigmas = run.rate(match)
+        day, event = match.key[0], match.key[1]  # the event's day and id: matches come in date order
+        set_id, size = match.context["set"], len(match.players)
+        for player, rank, mu, sigma in zip(match.players, match.ranks, mus, sigmas, strict=True):
+            if last_event.get(player) != event:
+                last_event[player] = event
+                last_day[player] = day
+                events[player] = events.get(player, 0) + 1
+                steps.setdefault(player, [])
+            steps[player].append(pack(set_id, rank, size, mu, sigma))
+    return _RatedRun(
+        ratings={player: Rating(mu, run.sigma[player], len(steps[player])) for player, mu in run.mu.items()},
+        history={player: b"".join(packed) for player, packed in steps.items()},
+        events=events,
+        last_day=last_day,
+    )
+
+
+def _rating_rows(
+    rating_list: RatingList, run: _RatedRun, places: list[EventPlaces], rated: RatedSets
+) -> list[PlayerRating]:
     who = rated.identities
     placed: dict[str, list[list[Any]]] = defaultdict(list)
     for event in places:
         for player_id, entry_id, place, shared in event.rows:
             placed[who[player_id]].append([event.event_id, entry_id, place, shared, event.ranked])
+    ratings = run.ratings
     # Best first by μ − 3σ; equal ordinals by μ, then by who they are, so the order is always the same.
     order = sorted(ratings, key=lambda person: (-ratings[person].ordinal, -ratings[person].mu, person))
     return [
@@ -133,10 +158,10 @@ def _rating_rows(
             sigma=ratings[person].sigma,
             ordinal=ratings[person].ordinal,
             sets=ratings[person].sets,
-            events=len({event_of[step[0]] for step in steps[person]}),
-            history=pack_history(steps[person]),
+            events=run.events[person],
+            history=run.history[person],
             places=placed.get(person, []),
-            last_played=date.fromisoformat(last_day[person]),
+            last_played=date.fromisoformat(run.last_day[person]),
         )
         for position, person in enumerate(order, start=1)
     ]
