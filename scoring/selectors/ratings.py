@@ -6,8 +6,9 @@ list British games alone, and a player who plays several games is on several lis
 
 Counted sets are the sets the official standings count (SCORESHEET.md "Standings as data"): the sets of
 closed rounds. `closed_rounds` is the one place that says what a closed round is. `rated_sets` turns
-them into `scoring.ratings.Match` values in four queries whatever the number of sets (each player's set
-total is summed in SQL); `event_places` reads each event's official places through the standings
+them into `scoring.ratings.Match` values in three queries whatever the number of sets (each player's
+figures in a set summed in SQL, once), and from the same read each event's official places, ranked by
+the standings' own code; `event_places` reads the places of other events through the standings
 selector (two queries an event whose places the cache does not hold for its results stamp). The rating
 lists themselves are computed and stored by `scoring.services.ratings`; the pages read them here, a
 fixed number of queries each.
@@ -17,9 +18,10 @@ from __future__ import annotations
 
 import hashlib
 import struct
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from operator import itemgetter
 from typing import Any
 
 from django.core.cache import cache
@@ -29,6 +31,7 @@ from django.utils import timezone
 
 from ..games import GAMES, JAMAICAN, Game, game_of_preset
 from ..models import (
+    Deal,
     DealResult,
     Entry,
     Event,
@@ -39,11 +42,13 @@ from ..models import (
     RatingRule,
     Round,
     Season,
+    Seat,
+    Table,
 )
 from ..page_cache import finals_passed
 from ..ratings import INACTIVE_AFTER_MONTHS, PROVISIONAL_BELOW, Match, competition_ranks, is_active, is_ranked
 from .british_standings import british_places
-from .standings import event_standings, official_places, places_of_sets, set_figures
+from .standings import event_standings, official_places, places_of_sets, sql_column, sql_table
 
 # Part of every fingerprint: a change to how ratings are computed makes every stored list out of date.
 RATING_METHOD = "openskill 6.2 BradleyTerryFull defaults; counted sets in date, round, table order; v2 a game"
@@ -133,6 +138,9 @@ def _kept_key(kind: str, event: Event) -> str:
     return f"kalooki:{kind}:{event.pk}:{event.results_stamp}:{event.version}:{finals}"
 
 
+# What a cold read of every counted set may hash in memory on PostgreSQL (100,000 sets: about 130 MB).
+READ_WORK_MEM = "64MB"
+
 # One event's counted sets as rated: (set id, round number, table number, ((seat, player record, total
 # or place), …)) — kept in the cache as its places are (`_kept_key`).
 EventTables = list[tuple[int, int, int, tuple[tuple[int, int, int], ...]]]
@@ -143,78 +151,122 @@ def _fetched(query: QuerySet) -> list[tuple[Any, ...]]:
     iteration (hundreds of thousands of rows here; every column read is an integer, a string or a
     boolean, which the drivers give as Python values already — SQLite's booleans as 0 or 1)."""
     sql, params = query.query.get_compiler(using=query.db).as_sql()
+    return _rows(sql, params)
+
+
+def _rows(sql: str, params: Sequence[Any], *, work_mem: str = "") -> list[tuple[Any, ...]]:
+    """The rows of one statement. `work_mem`: on PostgreSQL, the memory its sorts and hashes may take
+    before they spill to disk, for the rest of the transaction it runs in (its own, outside one)."""
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        if work_mem and connection.vendor == "postgresql":
+            # One round trip: the setting, then the statement; its rows are the second result.
+            cursor.execute(f"SET LOCAL work_mem = '{work_mem}'; {sql}", params)
+            cursor.nextset()
+        else:
+            cursor.execute(sql, params)
         return cursor.fetchall()
+
+
+def _player_sets_sql(events: list[Event]) -> tuple[str, list[Any]]:
+    """One statement giving, for each counted set of `events` (closed rounds 1…N; verified or reopened),
+    each player with results in it: set, event, round number, table number, the set's status, whether
+    it was reopened, the player record, the seat position (NULL: results without a seat there, which
+    the app never writes), then the player's figures in the set as the standings sum them (their
+    `per_set`): entry, total, worst deal, deals, deals went out in, of those doubled.
+
+    The results are read once, joined to their deal alone and grouped by (set, entry); what is the same
+    for a whole set, and the seat, is joined onto the 400,000 sums rather than the 3.6 million results."""
+    counted = (
+        counted_sets(Event.objects.filter(pk__in=[event.pk for event in events])).order_by().values("pk")
+    )
+    counted_sql, params = counted.query.get_compiler(using=counted.db).as_sql()
+    table, col = sql_table, sql_column
+    went_out = f"{col('d', Deal, 'out')} = {col('r', DealResult, 'entry')}"
+    penalty = col("r", DealResult, "penalty")
+    sql = f"""
+        SELECT p.set_id, {col("ro", Round, "event")}, {col("ro", Round, "number")},
+               {col("t", Table, "number")},
+               {col("g", GameSet, "status")}, {col("g", GameSet, "corrected_after_verification")},
+               {col("e", Entry, "player")}, {col("s", Seat, "position")},
+               p.entry_id, p.total, p.worst, p.deals, p.won, p.doubled
+        FROM (
+            SELECT {col("d", Deal, "game_set")} AS set_id, {col("r", DealResult, "entry")} AS entry_id,
+                   SUM({penalty}) AS total, MAX({penalty}) AS worst,
+                   COUNT(*) AS deals, SUM(CASE WHEN {went_out} THEN 1 ELSE 0 END) AS won,
+                   SUM(CASE WHEN {went_out} AND {col("d", Deal, "doubled")} THEN 1 ELSE 0 END) AS doubled
+            FROM {table(DealResult)} r
+            JOIN {table(Deal)} d ON d.id = {col("r", DealResult, "deal")}
+            WHERE {col("d", Deal, "game_set")} IN ({counted_sql}) AND NOT {col("d", Deal, "void")}
+            GROUP BY {col("d", Deal, "game_set")}, {col("r", DealResult, "entry")}
+        ) p
+        JOIN {table(GameSet)} g ON g.id = p.set_id
+        JOIN {table(Table)} t ON t.id = {col("g", GameSet, "table")}
+        JOIN {table(Round)} ro ON ro.id = {col("t", Table, "round")}
+        JOIN {table(Entry)} e ON e.id = p.entry_id
+        LEFT JOIN {table(Seat)} s ON {col("s", Seat, "table")} = {col("g", GameSet, "table")}
+             AND {col("s", Seat, "entry")} = p.entry_id
+    """
+    return sql, list(params)
 
 
 def _read_tables(
     events: list[Event], by_order: set[int], people: dict[int, tuple[str, str]]
 ) -> tuple[dict[int, EventTables], dict[int, list[dict[str, Any]]]]:
     """The counted sets of `events` read from the database, and the official standings rows of those of
-    set totals (all but `by_order`) from the same read: each (set, player)'s figures summed in SQL over the
-    results once — the set totals the matches rank by, and the figures the standings rank by
-    (`standings.places_of_sets`) — then the sets with their seats, and for the games of hands
-    (`by_order`) each game's finishing order. Two queries, three with games of hands among them (and
-    one more should a player have results in a set without a seat there, which the app never writes).
-    `people`: player record id → (name, club)."""
-    counted = counted_sets(Event.objects.filter(pk__in=[event.pk for event in events]))
-    # (set, entry, total, worst deal, deals, deals won, doubled outs): the standings' figures of a
-    # player in a set, over the same counted sets (closed rounds 1…N; verified or reopened).
-    figures = _fetched(
-        DealResult.objects.filter(deal__game_set__in=counted, deal__void=False)
-        .order_by()
-        .values_list("deal__game_set_id", "entry_id")
-        .annotate(**set_figures())
-    )
-    # Every counted set, a row a seat (a set without seats: one row, with no seat).
-    seated = _fetched(
-        counted.order_by().values_list(
-            "pk", "status", "corrected_after_verification", "table__round__event_id",
-            "table__round__number", "table__number", "table__seats__position",
-            "table__seats__entry_id", "table__seats__entry__player_id",
-        )
-    )  # fmt: skip
-    # A game's ranks are its finishing order (BV8), not set totals.
-    places = british_places(counted.filter(table__round__event__in=by_order)) if by_order else {}
-    by_set: dict[int, list[tuple[int, int, int, int, int, int]]] = {}
-    for row in figures:
-        found = by_set.get(row[0])
-        if found is None:
-            by_set[row[0]] = [row[1:]]
-        else:
-            found.append(row[1:])
-    sets: dict[int, tuple[int, int, int, list[tuple[int, int, int]], bool, bool]] = {}
-    player_of: dict[int, int] = {}
-    for set_id, status, corrected, event_id, number, table, position, entry_id, player_id in seated:
-        if set_id not in sets:
-            verified = status == GameSet.Status.VERIFIED
-            # Counted sets are of closed rounds: one not verified is reopened for a correction.
-            sets[set_id] = (event_id, number, table, [], verified, bool(corrected) and not verified)
-        if entry_id is None:
-            continue
-        player_of[entry_id] = player_id
-        if event_id in by_order:
-            total = places.get((set_id, entry_id))
-        else:
-            total = next((row[1] for row in by_set.get(set_id, ()) if row[0] == entry_id), None)
-        if total is not None:  # seated, but no scored deal of theirs in the set: not rated
-            sets[set_id][3].append((position, player_id, total))
+    set totals (all but `by_order`) from the same read: one query gives each (set, player)'s figures,
+    summed over the results once, with the set and the seat (`_player_sets_sql`) — the set totals the
+    matches rank by, and the figures the standings rank by (`standings.places_of_sets`). The games of
+    hands (`by_order`) are ranked by each game's finishing order: their seats and orders in two more
+    queries. `people`: player record id → (name, club)."""
     tables: dict[int, EventTables] = {event.pk: [] for event in events}
-    counted_of: dict[int, list[Any]] = {event.pk: [] for event in events if event.pk not in by_order}
-    for set_id, (event_id, number, table, rated, verified, correcting) in sets.items():
-        tables[event_id].append((set_id, number, table, tuple(sorted(rated))))
-        if event_id not in by_order and set_id in by_set:
-            counted_of[event_id].append((number, verified, correcting, by_set[set_id]))
-    unseated = {entry for rows in by_set.values() for entry, *_ in rows} - player_of.keys()
-    if unseated:
-        player_of.update(Entry.objects.filter(pk__in=unseated).values_list("pk", "player_id"))
-    players = {entry: (player, *people[player]) for entry, player in player_of.items()}
-    standings = {
-        event.pk: places_of_sets(event, counted_of[event.pk], players)
-        for event in events
-        if event.pk not in by_order
-    }
+    by_totals = [event for event in events if event.pk not in by_order]
+    standings: dict[int, list[dict[str, Any]]] = {}
+    if by_totals:
+        # Set → (event, round number, table number, verified, being corrected, each player's figures,
+        # the seated players' (seat, player record, total)).
+        sets: dict[int, tuple[int, int, int, bool, bool, list[Any], list[tuple[int, int, int]]]] = {}
+        players: dict[int, tuple[int, str, str]] = {}
+        verified_status = GameSet.Status.VERIFIED
+        # PostgreSQL hashes the 3.6 million results joined to their deals and the 400,000 sums: at its
+        # default 4 MB both spill to disk, a quarter of the read's time.
+        rows = _rows(*_player_sets_sql(by_totals), work_mem=READ_WORK_MEM)
+        # A set's rows together (SQLite gives them so; PostgreSQL's hashes in no order): gathered in no
+        # order, each set's rows end up scattered in memory, and reading them back costs more than this.
+        rows.sort(key=itemgetter(0))
+        for row in rows:
+            found = sets.get(row[0])
+            if found is None:
+                verified = row[4] == verified_status
+                # Counted sets are of closed rounds: one not verified is reopened for a correction.
+                correcting = bool(row[5]) and not verified
+                found = sets[row[0]] = (row[1], row[2], row[3], verified, correcting, [], [])
+            found[5].append(row[8:])
+            if row[7] is not None:
+                found[6].append((row[7], row[6], row[9]))
+            if row[8] not in players:
+                players[row[8]] = (row[6], *people[row[6]])
+        counted: dict[int, list[Any]] = {event.pk: [] for event in by_totals}
+        for set_id, (event_id, number, table, verified, correcting, figures, seated) in sets.items():
+            tables[event_id].append((set_id, number, table, tuple(sorted(seated))))
+            counted[event_id].append((number, verified, correcting, figures))
+        standings = {event.pk: places_of_sets(event, counted[event.pk], players) for event in by_totals}
+    if by_order:
+        games = counted_sets(Event.objects.filter(pk__in=by_order))
+        # A game's ranks are its finishing order (BV8), not set totals.
+        places = british_places(games)
+        rated: dict[int, tuple[int, int, int, list[tuple[int, int, int]]]] = {}
+        for set_id, position, player_id, entry_id, event_id, number, table in _fetched(
+            Seat.objects.filter(table__game_set__in=games).values_list(
+                "table__game_set__id", "position", "entry__player_id", "entry_id",
+                "round__event_id", "round__number", "table__number",
+            )
+        ):  # fmt: skip
+            found = rated.setdefault(set_id, (event_id, number, table, []))
+            place = places.get((set_id, entry_id))
+            if place is not None:  # seated, but no place of theirs in the game
+                found[3].append((position, player_id, place))
+        for set_id, (event_id, number, table, seated) in rated.items():
+            tables[event_id].append((set_id, number, table, tuple(sorted(seated))))
     return tables, standings
 
 
@@ -228,10 +280,10 @@ def rated_sets(events: QuerySet[Event] | None = None, *, game: Game | None = Non
     round number and table number; with `game`, that game's events alone.
 
     Each event's sets are kept in the cache by its results stamp, version and final rounds
-    (`_kept_key`), so after one event's change that event alone is read again. The places of the events
-    of set totals read come from the same read (`standings`).
-    Four queries whatever the number of sets (five with games of hands among the events read): the
-    events, the players, then the sets of the events not kept (two)."""
+    (`_kept_key`), so after one event's change that event alone is read again. The official standings
+    of the events of set totals read come from the same read (`standings`). Three queries whatever the
+    number of sets (five with games of hands among the events read): the events, the players, then the
+    sets of the events not kept."""
     events = events if events is not None else Event.objects.all()
     found = list(
         events.order_by().only(
@@ -262,16 +314,15 @@ def rated_sets(events: QuerySet[Event] | None = None, *, game: Game | None = Non
         for set_id, number, table, seated in sorted(tables[event.pk], key=lambda item: (item[1], item[2])):
             if len(seated) < 2:
                 continue  # one player alone has no one to be ranked against
-            players = tuple(who[player_id] for _, player_id, _ in seated)
-            ranks = tuple(competition_ranks([total for *_, total in seated], lower_is_better=True))
+            players = tuple([who[item[1]] for item in seated])
+            ranks = tuple(competition_ranks([item[2] for item in seated], lower_is_better=True))
             # The key says the event, round and table; the history keeps the set's id.
             matches.append(
                 Match(
                     key=(day, event.pk, number, table), players=players, ranks=ranks, context={"set": set_id}
                 )
             )
-            for (_, player_id, _), person in zip(seated, players, strict=True):
-                latest[person] = player_id
+            latest.update(zip(players, [item[1] for item in seated], strict=True))
     return RatedSets(matches=matches, latest_record=latest, identities=who, standings=standings)
 
 

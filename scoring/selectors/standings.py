@@ -154,6 +154,16 @@ def rank(rows: list[dict[str, Any]], key) -> list[dict[str, Any]]:
     return rows
 
 
+def sql_table(model) -> str:
+    """A model's table, quoted for a statement written out (`_standings_sql`, the ratings' read)."""
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+def sql_column(alias: str, model, name: str) -> str:
+    """A model field's column under a table alias, quoted for a statement written out."""
+    return f"{alias}.{connection.ops.quote_name(model._meta.get_field(name).column)}"
+
+
 def _standings_sql(
     *,
     event_id: int | None,
@@ -180,14 +190,7 @@ def _standings_sql(
     being corrected. The rest adds the sets up per player and joins the
     names onto one row per player.
     """
-    quote = connection.ops.quote_name
-
-    def table(model) -> str:
-        return quote(model._meta.db_table)
-
-    def col(alias: str, model, name: str) -> str:
-        return f"{alias}.{quote(model._meta.get_field(name).column)}"
-
+    table, col = sql_table, sql_column
     verified = f"{col('g', GameSet, 'status')} = %s"
     closed = f"{col('ro', Round, 'closed_at')} IS NOT NULL"
     reopened = f"{closed} AND {col('g', GameSet, 'corrected_after_verification')}"
@@ -417,16 +420,24 @@ def places_of_sets(
     # Knock-out: per entry, the last round with a counted set, then the _STATS figures of that round.
     last: dict[int, list[int]] = {}
     for number, verified, correcting, rows in sets:
-        lowest = min(row[1] for row in rows)
-        complete = verified or max(row[3] for row in rows) >= DEALS_PER_SET
+        lowest = min([row[1] for row in rows])
+        complete = verified or max([row[3] for row in rows]) >= DEALS_PER_SET
         for entry_id, total, worst, deals, won, doubled in rows:
             won_set = 1 if complete and total == lowest else 0
             found = figures.get(entry_id)
             if found is None:
                 figures[entry_id] = [total, 1, deals, won_set, won, doubled, worst, int(correcting)]
-            else:
-                _add_set(found, total, deals, won_set, won, doubled, worst)
-                found[_CORRECTING] |= correcting
+            else:  # `_add_set`, written out: a call a player a set is a tenth of the ratings' read
+                found[0] += total
+                found[1] += 1
+                found[2] += deals
+                found[3] += won_set
+                found[4] += won
+                found[5] += doubled
+                if worst > found[6]:
+                    found[6] = worst
+                if correcting:
+                    found[_CORRECTING] = 1
             if knockout:
                 reached = last.get(entry_id)
                 if reached is None or number > reached[0]:

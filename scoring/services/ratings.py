@@ -113,27 +113,25 @@ def _rated(matches: list[Match]) -> _RatedRun:
     """Rate `matches` in key order from the start (`scoring.ratings.RatingRun`), each player's history
     packed as it goes: one pass, no object a step but the packed bytes."""
     run = RatingRun()
-    steps: dict[Any, list[bytes]] = {}
-    events: dict[Any, int] = {}
-    last_event: dict[Any, int] = {}
-    last_day: dict[Any, str] = {}
+    # Each player's latest event, its day, how many events, and their packed steps.
+    trails: dict[Any, list[Any]] = {}
     pack = HISTORY_STEP.pack
     for match in sorted(matches, key=lambda match: match.key):
         mus, sigmas = run.rate(match)
         day, event = match.key[0], match.key[1]  # the event's day and id: matches come in date order
         set_id, size = match.context["set"], len(match.players)
         for player, rank, mu, sigma in zip(match.players, match.ranks, mus, sigmas, strict=True):
-            if last_event.get(player) != event:
-                last_event[player] = event
-                last_day[player] = day
-                events[player] = events.get(player, 0) + 1
-                steps.setdefault(player, [])
-            steps[player].append(pack(set_id, rank, size, mu, sigma))
+            trail = trails.get(player)
+            if trail is None:
+                trail = trails[player] = [event, day, 1, []]
+            elif trail[0] != event:
+                trail[0], trail[1], trail[2] = event, day, trail[2] + 1
+            trail[3].append(pack(set_id, rank, size, mu, sigma))
     return _RatedRun(
-        ratings={player: Rating(mu, run.sigma[player], len(steps[player])) for player, mu in run.mu.items()},
-        history={player: b"".join(packed) for player, packed in steps.items()},
-        events=events,
-        last_day=last_day,
+        ratings={who: Rating(run.mu[who], run.sigma[who], len(trail[3])) for who, trail in trails.items()},
+        history={player: b"".join(trail[3]) for player, trail in trails.items()},
+        events={player: trail[2] for player, trail in trails.items()},
+        last_day={player: trail[1] for player, trail in trails.items()},
     )
 
 

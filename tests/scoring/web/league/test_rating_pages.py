@@ -150,12 +150,12 @@ def queries(function) -> int:
     return len(captured.captured_queries)
 
 
-def test_reading_the_counted_sets_takes_four_queries_however_many_there_are(nights):
+def test_reading_the_counted_sets_takes_three_queries_however_many_there_are(nights):
     nights(1)
     small = queries(rated_sets)
     cache.clear()
     nights(4, tables=3, first=2)
-    assert queries(rated_sets) == small == 4  # the events, the players, each set's figures, the seats
+    assert queries(rated_sets) == small == 3  # the events, the players, each set's players and figures
     assert len(rated_sets().matches) == 1 + 4 * 3
     # Each event's sets are kept by its results stamp: read again, the events and the players alone.
     assert queries(rated_sets) == 2
@@ -196,13 +196,13 @@ def test_computing_the_list_again_reads_the_sets_in_a_fixed_number_of_queries_an
     services.ratings_recompute()  # the stored list exists, both events' places are kept
     base = queries(services.ratings_recompute)
     nights(3, tables=3, first=3)
-    # Three new events: their sets read together (two queries: each set's figures, the seats), and
-    # their places derived from the same read; nothing grows with the sets or events.
-    assert queries(services.ratings_recompute) == base + 2
+    # Three new events: their sets read together (one query: each set's players and their figures),
+    # and their places derived from the same read; nothing grows with the sets or events.
+    assert queries(services.ratings_recompute) == base + 1
     assert queries(services.ratings_recompute) == base
     # An event whose results change has its sets, and so its places, read again, in as many queries.
     touch_results(Event.objects.order_by("pk").first().pk)
-    assert queries(services.ratings_recompute) == base + 2
+    assert queries(services.ratings_recompute) == base + 1
 
 
 # --- the command --------------------------------------------------------------------------------
