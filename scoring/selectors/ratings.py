@@ -138,8 +138,11 @@ def _kept_key(kind: str, event: Event) -> str:
     return f"kalooki:{kind}:{event.pk}:{event.results_stamp}:{event.version}:{finals}"
 
 
-# What a cold read of every counted set may hash in memory on PostgreSQL (100,000 sets: about 130 MB).
-READ_WORK_MEM = "64MB"
+# PostgreSQL's settings for a cold read of every counted set (`_rows`): the results joined to their
+# deals and the sums a (set, player) are hashed (at 100,000 sets, about 60 MB and 100 MB), which at the
+# default 4 MB of work_mem spill to disk, a quarter of the read's time; and compiling the statement
+# (JIT) takes longer than it saves.
+BIG_READ = (("work_mem", "64MB"), ("jit", "off"))
 
 # One event's counted sets as rated: (set id, round number, table number, ((seat, player record, total
 # or place), …)) — kept in the cache as its places are (`_kept_key`).
@@ -154,13 +157,14 @@ def _fetched(query: QuerySet) -> list[tuple[Any, ...]]:
     return _rows(sql, params)
 
 
-def _rows(sql: str, params: Sequence[Any], *, work_mem: str = "") -> list[tuple[Any, ...]]:
-    """The rows of one statement. `work_mem`: on PostgreSQL, the memory its sorts and hashes may take
-    before they spill to disk, for the rest of the transaction it runs in (its own, outside one)."""
+def _rows(sql: str, params: Sequence[Any], *, big: bool = False) -> list[tuple[Any, ...]]:
+    """The rows of one statement. `big`: on PostgreSQL, a statement over millions of rows, planned and
+    run with `BIG_READ` for the rest of the transaction it runs in (its own, outside one)."""
     with connection.cursor() as cursor:
-        if work_mem and connection.vendor == "postgresql":
-            # One round trip: the setting, then the statement; its rows are the second result.
-            cursor.execute(f"SET LOCAL work_mem = '{work_mem}'; {sql}", params)
+        if big and connection.vendor == "postgresql":
+            # One round trip: the settings, then the statement, whose rows are the second result.
+            settings = ", ".join(f"set_config('{name}', '{value}', true)" for name, value in BIG_READ)
+            cursor.execute(f"SELECT {settings}; {sql}", params)
             cursor.nextset()
         else:
             cursor.execute(sql, params)
@@ -169,10 +173,10 @@ def _rows(sql: str, params: Sequence[Any], *, work_mem: str = "") -> list[tuple[
 
 def _player_sets_sql(events: list[Event]) -> tuple[str, list[Any]]:
     """One statement giving, for each counted set of `events` (closed rounds 1…N; verified or reopened),
-    each player with results in it: set, event, round number, table number, the set's status, whether
-    it was reopened, the player record, the seat position (NULL: results without a seat there, which
-    the app never writes), then the player's figures in the set as the standings sum them (their
-    `per_set`): entry, total, worst deal, deals, deals went out in, of those doubled.
+    each player with results in it: set, event, round number, table number, whether the set is verified
+    (1; 0: reopened for a correction), the player record, the seat position (NULL: results without a
+    seat there, which the app never writes), then the player's figures in the set as the standings sum
+    them (their `per_set`): entry, total, worst deal, deals, deals went out in, of those doubled.
 
     The results are read once, joined to their deal alone and grouped by (set, entry); what is the same
     for a whole set, and the seat, is joined onto the 400,000 sums rather than the 3.6 million results."""
@@ -185,8 +189,7 @@ def _player_sets_sql(events: list[Event]) -> tuple[str, list[Any]]:
     penalty = col("r", DealResult, "penalty")
     sql = f"""
         SELECT p.set_id, {col("ro", Round, "event")}, {col("ro", Round, "number")},
-               {col("t", Table, "number")},
-               {col("g", GameSet, "status")}, {col("g", GameSet, "corrected_after_verification")},
+               {col("t", Table, "number")}, CASE WHEN {col("g", GameSet, "status")} = %s THEN 1 ELSE 0 END,
                {col("e", Entry, "player")}, {col("s", Seat, "position")},
                p.entry_id, p.total, p.worst, p.deals, p.won, p.doubled
         FROM (
@@ -206,7 +209,7 @@ def _player_sets_sql(events: list[Event]) -> tuple[str, list[Any]]:
         LEFT JOIN {table(Seat)} s ON {col("s", Seat, "table")} = {col("g", GameSet, "table")}
              AND {col("s", Seat, "entry")} = p.entry_id
     """
-    return sql, list(params)
+    return sql, [GameSet.Status.VERIFIED, *params]
 
 
 def _read_tables(
@@ -226,25 +229,23 @@ def _read_tables(
         # the seated players' (seat, player record, total)).
         sets: dict[int, tuple[int, int, int, bool, bool, list[Any], list[tuple[int, int, int]]]] = {}
         players: dict[int, tuple[int, str, str]] = {}
-        verified_status = GameSet.Status.VERIFIED
         # PostgreSQL hashes the 3.6 million results joined to their deals and the 400,000 sums: at its
         # default 4 MB both spill to disk, a quarter of the read's time.
-        rows = _rows(*_player_sets_sql(by_totals), work_mem=READ_WORK_MEM)
+        rows = _rows(*_player_sets_sql(by_totals), big=True)
         # A set's rows together (SQLite gives them so; PostgreSQL's hashes in no order): gathered in no
         # order, each set's rows end up scattered in memory, and reading them back costs more than this.
         rows.sort(key=itemgetter(0))
         for row in rows:
             found = sets.get(row[0])
             if found is None:
-                verified = row[4] == verified_status
                 # Counted sets are of closed rounds: one not verified is reopened for a correction.
-                correcting = bool(row[5]) and not verified
-                found = sets[row[0]] = (row[1], row[2], row[3], verified, correcting, [], [])
-            found[5].append(row[8:])
-            if row[7] is not None:
-                found[6].append((row[7], row[6], row[9]))
-            if row[8] not in players:
-                players[row[8]] = (row[6], *people[row[6]])
+                verified = row[4] == 1
+                found = sets[row[0]] = (row[1], row[2], row[3], verified, not verified, [], [])
+            found[5].append(row[7:])
+            if row[6] is not None:
+                found[6].append((row[6], row[5], row[8]))
+            if row[7] not in players:
+                players[row[7]] = (row[5], *people[row[5]])
         counted: dict[int, list[Any]] = {event.pk: [] for event in by_totals}
         for set_id, (event_id, number, table, verified, correcting, figures, seated) in sets.items():
             tables[event_id].append((set_id, number, table, tuple(sorted(seated))))

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from adjudication.audit import audit_record
@@ -85,7 +85,7 @@ def _recompute(*, season: Season | None, game: Game, force: bool) -> RatingList:
     ids = {event.pk for event in played}
     rows = _rating_rows(rating_list, rated_run, [item for item in places if item.event_id in ids], rated)
     rating_list.rows.all().delete()
-    PlayerRating.objects.bulk_create(rows, batch_size=BATCH)
+    _insert(rows)
     rating_list.season = season
     rating_list.game = game.family
     rating_list.fingerprint = fingerprint
@@ -96,6 +96,35 @@ def _recompute(*, season: Season | None, game: Game, force: bool) -> RatingList:
     rating_list.seconds = round(time.perf_counter() - started, 3)
     rating_list.save()
     return rating_list
+
+
+# The columns whose Python values the database drivers do not take as they are: written as the fields
+# write them (JSON text or a jsonb value, a day as text on SQLite).
+_PREPARED = ("JSONField", "DateField")
+
+
+def _insert(rows: list[PlayerRating]) -> None:
+    """Insert the list's rows: one statement, run for each row by the driver (`executemany`). Django's
+    `bulk_create` writes thousands of values into each statement, which PostgreSQL's driver quotes one
+    by one and the server parses again: a tenth of the recompute there."""
+    fields = [field for field in PlayerRating._meta.concrete_fields if not field.primary_key]
+    prepare = [field.get_internal_type() in _PREPARED for field in fields]
+    quote = connection.ops.quote_name
+    sql = (
+        f"INSERT INTO {quote(PlayerRating._meta.db_table)} "
+        f"({', '.join(quote(field.column) for field in fields)}) VALUES ({', '.join(['%s'] * len(fields))})"
+    )
+    values = [
+        tuple(
+            field.get_db_prep_save(getattr(row, field.attname), connection)
+            if prepared
+            else getattr(row, field.attname)
+            for field, prepared in zip(fields, prepare, strict=True)
+        )
+        for row in rows
+    ]
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, values)
 
 
 @dataclass(frozen=True)
