@@ -213,9 +213,8 @@ class RatingRun:
             [sigma_of.get(player, _START_SIGMA) for player in players],
             match.ranks,
         )
-        for player, mu, sigma in zip(players, mus, sigmas, strict=True):
-            mu_of[player] = mu
-            sigma_of[player] = sigma
+        mu_of.update(zip(players, mus, strict=True))
+        sigma_of.update(zip(players, sigmas, strict=True))
         return mus, sigmas
 
 

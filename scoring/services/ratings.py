@@ -1,11 +1,12 @@
 """Ratings and seasons' standings, computed from the stored results and kept until those change.
 
 A rating list is never updated in place: `ratings_recompute` reads every counted set of its events
-(`scoring.selectors.ratings`), rates them from the start with openskill (`scoring.ratings`), reads each
-event's official places, and replaces the stored list. `ratings_current` returns the stored list while
-its fingerprint still matches the results (and recomputes it when it does not), so a reopened and
-corrected set, a player merged or renamed, or an event added to a season changes the list the next time
-it is read. The computation is derived data, not a change anyone made: it writes no audit entry.
+(`scoring.selectors.ratings`; each event's official places come from the same read), rates them from
+the start with openskill's arithmetic (`scoring.ratings`), and replaces the stored list.
+`ratings_current` returns the stored list while its fingerprint still matches the results (and
+recomputes it when it does not), so a reopened and corrected set, a player merged or renamed, or an
+event added to a season changes the list the next time it is read. The computation is derived data,
+not a change anyone made: it writes no audit entry.
 
 Each game has its own list (`game`, the Jamaican list by default): a list rates its game's events alone.
 A season's lists carry the season's standings too, from all of its events. Whom a list ranks (enough
