@@ -61,6 +61,7 @@ def _set_rows(
         results = results.filter(deal__game_set__status=GameSet.Status.VERIFIED)
     if round_number is not None:
         results = results.filter(deal__game_set__table__round__number=round_number)
+    went_out = Q(deal__out_id=F("entry_id"))
     return list(
         results.order_by()
         .values(
@@ -72,21 +73,14 @@ def _set_rows(
             player=F("entry__player__name"),
             club=F("entry__player__club"),
         )
-        .annotate(**set_figures())
+        .annotate(
+            total=Sum("penalty"),
+            worst=Max("penalty"),
+            deals=Count("pk"),
+            won=Count("pk", filter=went_out),
+            doubled=Count("pk", filter=went_out & Q(deal__doubled=True)),
+        )
     )
-
-
-def set_figures() -> dict[str, Any]:
-    """A player's figures in a set, as aggregates over their DealResult rows grouped by (set, entry):
-    the total, the worst deal, the deals, the deals they went out in and of those the doubled."""
-    went_out = Q(deal__out_id=F("entry_id"))
-    return {
-        "total": Sum("penalty"),
-        "worst": Max("penalty"),
-        "deals": Count("pk"),
-        "won": Count("pk", filter=went_out),
-        "doubled": Count("pk", filter=went_out & Q(deal__doubled=True)),
-    }
 
 
 def _set_winners(rows: Iterable[Mapping[str, Any]]) -> set[tuple[int, int]]:
@@ -427,7 +421,7 @@ def places_of_sets(
             found = figures.get(entry_id)
             if found is None:
                 figures[entry_id] = [total, 1, deals, won_set, won, doubled, worst, int(correcting)]
-            else:  # `_add_set`, written out: a call a player a set is a tenth of the ratings' read
+            else:  # `_add_set`, written out: a call a player a set took 0.1 s over 100,000 sets
                 found[0] += total
                 found[1] += 1
                 found[2] += deals
