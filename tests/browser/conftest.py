@@ -82,16 +82,11 @@ def reader(browser):
     context.close()
 
 
-# KALOOKI_SCREENSHOTS names another folder: CI runs the browser tests on both databases at once, and
-# each run keeps its own pictures.
-SCREENSHOTS = Path(
-    os.environ.get("KALOOKI_SCREENSHOTS") or Path(__file__).resolve().parents[2] / "build" / "screenshots"
-)
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 
 
 def screenshot(page, name: str, *, full_page: bool = True) -> Path:
-    """Write the page's screenshot as build/screenshots/<name>.png (build/ is git-ignored), or under
-    KALOOKI_SCREENSHOTS."""
+    """Write the page's screenshot as build/screenshots/<name>.png (build/ is git-ignored)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=full_page)
