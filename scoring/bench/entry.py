@@ -33,7 +33,7 @@ from scoring import services
 from scoring.models import GameSet
 
 from .context import BenchContext
-from .server import collected_static, gunicorn
+from .server import gunicorn
 
 # The simulator's sheet for this seed: nine deals, no void deal, no ruling, calls in every deal, three
 # doubled deals (the first seeds with all of that; see `entry_sheet`).
@@ -225,17 +225,16 @@ def measure(context: BenchContext) -> dict[str, Any]:
     director = _director()
     sets = {mode: _event(f"entry-bench-{mode}", mode, director) for mode in MODES}
     paths = {mode: f"/e/entry-bench-{mode}/direct/r/1/t/1/" for mode in MODES}
-    context.progress(f"entry: collecting static files; seed {ENTRY_SEED}, {deals} deal(s) a mode")
-    with collected_static(database_url=context.database.url) as static_root:
-        # Plain HTTP on loopback: the session and CSRF cookies must not be Secure-only here.
-        plain_http = {"DJANGO_SECURE_COOKIES": "0", "DJANGO_HSTS_SECONDS": "0"}
-        with gunicorn(
-            database_url=context.database.url,
-            static_root=static_root,
-            ready_path="/",
-            extra_environment=plain_http,
-        ) as server:
-            typed = _type_in_chromium(context, server.url(""), paths, sheet)
+    context.progress(f"entry: seed {ENTRY_SEED}, {deals} deal(s) a mode")
+    # Plain HTTP on loopback: the session and CSRF cookies must not be Secure-only here.
+    plain_http = {"DJANGO_SECURE_COOKIES": "0", "DJANGO_HSTS_SECONDS": "0"}
+    with gunicorn(
+        database_url=context.database.url,
+        static_root=context.static_root(),
+        ready_path="/",
+        extra_environment=plain_http,
+    ) as server:
+        typed = _type_in_chromium(context, server.url(""), paths, sheet)
     figures: dict[str, Any] = {"seed": ENTRY_SEED, "players": len(PLAYERS), "browser": str(CHROMIUM)}
     for mode in MODES:
         figures[mode] = typed[mode].figures() | _entered(sets[mode], sheet)

@@ -18,7 +18,7 @@ from django.conf import settings
 
 from . import loadgen
 from .context import BenchContext
-from .server import HOST, Server, collected_static, gunicorn
+from .server import HOST, Server, gunicorn
 
 WARM_UP_SECONDS = 1.0
 WORKERS = 2
@@ -59,9 +59,7 @@ def measure(context: BenchContext) -> dict[str, Any]:
     seconds = context.load_seconds or scale.load_seconds
     connections = scale.load_connections
     tool = _tool(context.load_tool)
-    context.progress("load: collecting static files")
-    with collected_static(database_url=context.database.url) as static_root:
-        return _measure(context, tool, static_root, seconds=seconds, connections=connections)
+    return _measure(context, tool, context.static_root(), seconds=seconds, connections=connections)
 
 
 def _measure(context: BenchContext, tool: str, static_root, *, seconds: float, connections: int) -> dict:

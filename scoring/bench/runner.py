@@ -79,11 +79,12 @@ def run_benchmark(
                 load_tool=load_tool,
                 load_seconds=load_seconds,
             )
-            for name, measure in MEASURES.items():
-                if name in only and (name != "growth" or scale.growth_players):
-                    report[name] = run_section(name, lambda measure=measure: measure(context), progress)
-                else:
-                    report[name] = skipped(name)
+            with context.held:
+                for name, measure in MEASURES.items():
+                    if name in only and (name != "growth" or scale.growth_players):
+                        report[name] = run_section(name, lambda measure=measure: measure(context), progress)
+                    else:
+                        report[name] = skipped(name)
     info["run_s"] = round(time.perf_counter() - started, 1)
     report["machine"] = info
     progress(f"finished in {info['run_s']} s")

@@ -43,7 +43,7 @@ from .context import BenchContext
 from .fixture import build_event
 from .load import STATIC_PATH
 from .queries import production_like
-from .server import collected_static, gunicorn
+from .server import gunicorn
 from .timing import median, ms, percentile
 
 SLUG = "rush"
@@ -219,11 +219,8 @@ def measure(context: BenchContext) -> dict[str, Any]:
         quiet = Director(round2, user, seed=scale.seed, tables=tables[-2:][::-1])
         director = Director(round2, user, seed=scale.seed, tables=tables[:-2])
         paths = rush_paths(event, round2.number)
-    context.progress("rush: collecting static files")
-    with (
-        collected_static(database_url=context.database.url) as static_root,
-        tempfile.TemporaryDirectory() as folder,
-    ):
+    static_root = context.static_root()
+    with tempfile.TemporaryDirectory() as folder:
         script = lua_script(paths, Path(folder))
         ready = f"/e/{SLUG}/"
         with (
