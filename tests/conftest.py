@@ -78,13 +78,16 @@ def row_counts() -> dict[str, int]:
     return {model.__name__: model.objects.count() for model in models}
 
 
+FAST_PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture(autouse=True)
 def _fast_passwords_and_fresh_cache(settings):
     """Every test: a cheap password hasher (the default costs ~0.4 s a user) and an empty page cache,
     so one test's cached standings never answer another's request."""
     from django.core.cache import caches
 
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.PASSWORD_HASHERS = FAST_PASSWORD_HASHERS
     caches["default"].clear()
     yield
     caches["default"].clear()
@@ -107,10 +110,11 @@ def kept_for_the_module(django_db_blocker):
     """For a module-scoped world: what is written inside stays for every test of the module and is
     rolled back when the module ends. Each test still runs in a savepoint of its own (`db`), so what
     one test writes the next never sees. Build a world once where its tests only read it (or write
-    and roll back), instead of once a test."""
+    and roll back), instead of once a test. Its passwords are hashed as the tests' own are (cheaply)."""
     from django.db import transaction
+    from django.test import override_settings
 
-    with django_db_blocker.unblock():
+    with django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=FAST_PASSWORD_HASHERS):
         atomic = transaction.atomic()
         atomic.__enter__()
         try:

@@ -33,12 +33,12 @@ from urllib.parse import urlsplit
 
 import pytest
 from django.conf import settings
-from django.db import transaction
 from django.shortcuts import resolve_url
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from adjudication.engine.north_american_simulator import simulate_north_american_sheet
+from tests.conftest import kept_for_the_module
 
 NAMESPACES = ("scoring", "adjudication")
 ROLES = ("anonymous", "other_director", "director", "organiser", "phone")
@@ -418,14 +418,8 @@ def services_ruling(game_set, entry, user, *, allow_refusal: bool = False) -> in
 def world(django_db_setup, django_db_blocker):
     """Built once for the module inside a transaction rolled back at its end; each test runs in its
     own savepoint (`db`), so a GET that writes leaves nothing for the next."""
-    with django_db_blocker.unblock():
-        atomic = transaction.atomic()
-        atomic.__enter__()
-        try:
-            yield _build_world()
-        finally:
-            transaction.set_rollback(True)
-            atomic.__exit__(None, None, None)
+    with kept_for_the_module(django_db_blocker):
+        yield _build_world()
 
 
 MISSING = 2**31 - 7  # an id no row has: the game has no such thing

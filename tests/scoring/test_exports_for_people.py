@@ -20,7 +20,6 @@ import openpyxl
 import pdfplumber
 import pytest
 from django.core.management import call_command
-from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 from pypdf import PdfReader
@@ -32,7 +31,7 @@ from scoring.exports import sheet_name
 from scoring.games import JAMAICAN
 from scoring.models import Deal, DealResult, Entry, Event, GameSet, PublishedList, Seat, Table
 from scoring.services.published import rating_list_publish
-from tests.conftest import nine
+from tests.conftest import kept_for_the_module, nine
 from tests.scoring.game_seam_support import GAME_TO_BOB, THREE, record_hands, verify_game
 
 OPEN, NIGHT, BRITISH, KALUKI, SEASON = "x-open", "x-night", "x-british", "x-kaluki", "x-season"
@@ -114,15 +113,9 @@ def build_world() -> None:
 @pytest.fixture(scope="module")
 def demo(django_db_setup, django_db_blocker):
     """The module's world, rolled back at its end."""
-    with django_db_blocker.unblock():
-        atomic = transaction.atomic()
-        atomic.__enter__()
-        try:
-            build_world()
-            yield
-        finally:
-            transaction.set_rollback(True)
-            atomic.__exit__(None, None, None)
+    with kept_for_the_module(django_db_blocker):
+        build_world()
+        yield
 
 
 @pytest.fixture(scope="module")
