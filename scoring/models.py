@@ -757,4 +757,5 @@ from .rating_models import (  # noqa: E402, F401
     PublishedRating,
     RatingList,
     RatingRule,
+    SetSums,
 )

@@ -124,6 +124,30 @@ def kept_for_the_module(django_db_blocker):
             atomic.__exit__(None, None, None)
 
 
+def migrated_to(targets):
+    """Migrate the test database to `targets` ([(app, migration)]): the apps as they were there."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(targets)
+    return executor.loader.project_state(targets).apps
+
+
+@pytest.fixture
+def back_to_the_latest():
+    """For a migration's test: migrate the test database back to every app's latest migration
+    afterwards, whatever the test left it at (later tests need the whole schema)."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    yield
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+
 def new_director(username: str = "director", password: str = "secret-director-pw", **fields):
     from django.contrib.auth import get_user_model
 

@@ -30,8 +30,6 @@ from django.utils import timezone
 
 from ..games import GAMES, JAMAICAN, Game, game_of_preset
 from ..models import (
-    Deal,
-    DealResult,
     Entry,
     Event,
     GameSet,
@@ -47,6 +45,7 @@ from ..models import (
 from ..page_cache import finals_passed
 from ..ratings import INACTIVE_AFTER_MONTHS, PROVISIONAL_BELOW, Match, competition_ranks, is_active, is_ranked
 from .british_standings import british_places
+from .set_sums import current_or_summed_sql
 from .standings import event_standings, official_places, places_of_sets, sql_column, sql_table
 
 # Part of every fingerprint: a change to how ratings are computed makes every stored list out of date.
@@ -177,33 +176,22 @@ def _player_sets_sql(events: list[Event]) -> tuple[str, list[Any]]:
     seat there, which the app never writes), then the player's figures in the set as the standings sum
     them (their `per_set`): entry, total, worst deal, deals, deals went out in, of those doubled.
 
-    The results are read once, joined to their deal alone and grouped by (set, entry); what is the same
-    for a whole set, and the seat, is joined onto the 400,000 sums rather than the 3.6 million results.
+    Each set's figures are its stored sums (`SetSums`, 400,000 rows for 100,000 sets) where they are of
+    the set's current version, otherwise its results summed (`set_sums.current_or_summed_sql`); what is
+    the same for a whole set, and the seat, is joined onto the sums.
     The rows come set by set: PostgreSQL's hashes give them in no order, and rows gathered in no order
-    leave each set's pieces scattered in memory, which made everything done with them a third slower
-    (SQLite's grouping gives them in order: sorting them again costs it nothing measurable)."""
+    leave each set's pieces scattered in memory, which made everything done with them a third slower."""
     counted = (
         counted_sets(Event.objects.filter(pk__in=[event.pk for event in events])).order_by().values("pk")
     )
     counted_sql, params = counted.query.get_compiler(using=counted.db).as_sql()
     table, col = sql_table, sql_column
-    went_out = f"{col('d', Deal, 'out')} = {col('r', DealResult, 'entry')}"
-    penalty = col("r", DealResult, "penalty")
     sql = f"""
         SELECT p.set_id, {col("ro", Round, "event")}, {col("ro", Round, "number")},
                {col("t", Table, "number")}, CASE WHEN {col("g", GameSet, "status")} = %s THEN 1 ELSE 0 END,
                {col("e", Entry, "player")}, {col("s", Seat, "position")},
                p.entry_id, p.total, p.worst, p.deals, p.won, p.doubled
-        FROM (
-            SELECT {col("d", Deal, "game_set")} AS set_id, {col("r", DealResult, "entry")} AS entry_id,
-                   SUM({penalty}) AS total, MAX({penalty}) AS worst,
-                   COUNT(*) AS deals, SUM(CASE WHEN {went_out} THEN 1 ELSE 0 END) AS won,
-                   SUM(CASE WHEN {went_out} AND {col("d", Deal, "doubled")} THEN 1 ELSE 0 END) AS doubled
-            FROM {table(DealResult)} r
-            JOIN {table(Deal)} d ON d.id = {col("r", DealResult, "deal")}
-            WHERE {col("d", Deal, "game_set")} IN ({counted_sql}) AND NOT {col("d", Deal, "void")}
-            GROUP BY {col("d", Deal, "game_set")}, {col("r", DealResult, "entry")}
-        ) p
+        FROM ({current_or_summed_sql(counted_sql)}) p
         JOIN {table(GameSet)} g ON g.id = p.set_id
         JOIN {table(Table)} t ON t.id = {col("g", GameSet, "table")}
         JOIN {table(Round)} ro ON ro.id = {col("t", Table, "round")}
@@ -212,7 +200,7 @@ def _player_sets_sql(events: list[Event]) -> tuple[str, list[Any]]:
              AND {col("s", Seat, "entry")} = p.entry_id
         ORDER BY p.set_id
     """
-    return sql, [GameSet.Status.VERIFIED, *params]
+    return sql, [GameSet.Status.VERIFIED, *params, *params]
 
 
 def _read_tables(

@@ -12,7 +12,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db.models import F, Model
+from django.db import connection
+from django.db.models import F, Model, QuerySet
 from django.utils import timezone
 
 from adjudication.audit import acting_user
@@ -20,8 +21,9 @@ from adjudication.engine.findings import Finding
 from adjudication.models import AuditEntry
 
 from .. import warming
-from ..models import Event, GameSet, Round, Seat
+from ..models import Event, GameSet, Round, Seat, SetSums
 from ..page_cache import is_shared, pages_moved, results_changed
+from ..selectors.set_sums import SUMS_COLUMNS, sums_sql
 from ..sheets import findings_for_set
 
 
@@ -185,6 +187,7 @@ def set_changed(
             "corrected_after_verification",
         ]
     )
+    store_set_sums(GameSet.objects.filter(pk=game_set.pk))
     rnd = game_set.table.round
     # A set of an open round changes its own players' pages (and every standings view); one of a closed
     # round changes the official standings every player's page shows.
@@ -193,6 +196,28 @@ def set_changed(
     if rnd.published_at is not None:
         warming.queue_warm(rnd.event_id, entry_ids=players)
     return found
+
+
+def store_set_sums(sets: QuerySet[GameSet]) -> None:
+    """Each player's figures in these sets, summed from their results as they now stand and kept at
+    each set's version (`SetSums`, what the ratings read): two statements, whatever the number of
+    sets (`set_changed` stores one set's; a bulk load stores all of its sets' at once)."""
+    ids = sets.order_by().values("pk")
+    SetSums.objects.filter(game_set__in=ids).delete()
+    ids_sql, params = ids.query.get_compiler(using=ids.db).as_sql()
+    quote = connection.ops.quote_name
+    columns = ", ".join(
+        quote(SetSums._meta.get_field(name).column)
+        for name in ("game_set", "entry", "total", "worst", "deals", "won", "doubled", "set_version")
+    )
+    summed = ", ".join(f"s.{column}" for column in SUMS_COLUMNS)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {quote(SetSums._meta.db_table)} ({columns}) "
+            f"SELECT {summed}, g.{quote(GameSet._meta.get_field('version').column)} "
+            f"FROM ({sums_sql(ids_sql)}) s JOIN {quote(GameSet._meta.db_table)} g ON g.id = s.set_id",
+            params,
+        )
 
 
 def table_players(table_id: int) -> list[int] | None:

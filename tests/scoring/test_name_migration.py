@@ -6,33 +6,16 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.conftest import migrated_to
 
 BEFORE = [("scoring", "0002_void_deal_as_written_substitute_deal")]
 AFTER = [("scoring", "0004_entry_name_once")]
 
 
-def _migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
-@pytest.fixture
-def back_to_the_latest():
-    """Migrate the test database back to every app's latest migration afterwards, whatever comes
-    after 0004 by then: later tests need the whole schema."""
-    yield
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(executor.loader.graph.leaf_nodes())
-
-
 @pytest.mark.django_db(transaction=True)
 def test_clashing_entries_are_renamed_with_an_audit_entry(back_to_the_latest):
-    old = _migrate(BEFORE)
+    old = migrated_to(BEFORE)
     Event, Player, Entry = (old.get_model("scoring", name) for name in ("Event", "Player", "Entry"))
     event = Event.objects.create(name="Old Open", slug="old-open", date_start=date(2026, 1, 3))
     other = Event.objects.create(name="Other Open", slug="other-open", date_start=date(2026, 2, 3))
@@ -45,7 +28,7 @@ def test_clashing_entries_are_renamed_with_an_audit_entry(back_to_the_latest):
     Entry.objects.create(event=other, player=full_width)
     Entry.objects.create(event=other, player=Player.objects.create(name="ANN (2)"))
 
-    new = _migrate(AFTER)
+    new = migrated_to(AFTER)
     Player, Entry = new.get_model("scoring", "Player"), new.get_model("scoring", "Entry")
     AuditEntry = new.get_model("adjudication", "AuditEntry")
     assert Player.objects.get(pk=ann.pk).name == "Ann"

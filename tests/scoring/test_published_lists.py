@@ -20,7 +20,7 @@ from adjudication.models import AuditEntry
 from scoring import services
 from scoring.games import BRITISH, JAMAICAN
 from scoring.models import DealResult, PublishedList, PublishedRating
-from scoring.services.guards import touch_results
+from scoring.services.guards import set_changed
 from scoring.services.published import rating_list_publish
 from scoring.services.ratings import rating_rule_update
 from tests.conftest import nine
@@ -84,7 +84,8 @@ def test_a_published_list_stays_as_published_while_the_live_list_moves(league, d
     DealResult.objects.filter(deal__game_set=game_set, deal__number=1, entry__player__name="Eve").update(
         penalty=9
     )
-    touch_results(game_set.table.round.event_id)
+    # Recorded as the correction's service records it (the set's version, findings and sums; pages).
+    set_changed(game_set, director, "Eve's deal 1: 99 read as 9")
     corrected = dict(TABLE2[1], Eve=9)
     live = services.ratings_current(game=JAMAICAN)
     assert {row.player.name: row.ordinal for row in live.rows.select_related("player")} == direct(

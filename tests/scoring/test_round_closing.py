@@ -13,7 +13,7 @@ from adjudication.models import AuditEntry
 from scoring import services
 from scoring.models import Deal, GameSet, Round
 from scoring.selectors import standings, standings_for_event
-from tests.conftest import FOUR, nine
+from tests.conftest import FOUR, migrated_to, nine
 
 SECOND = ("Eve", "Fay", "Gus", "Hal")
 
@@ -280,33 +280,11 @@ def test_knockout_official_standings_wait_for_the_final_to_close(make_event, dir
 # --- the migration ------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def back_to_the_latest():
-    """Migrate the test database back to every app's latest migration afterwards."""
-    from django.db import connection
-    from django.db.migrations.executor import MigrationExecutor
-
-    yield
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(executor.loader.graph.leaf_nodes())
-
-
-def _migrate(targets):
-    from django.db import connection
-    from django.db.migrations.executor import MigrationExecutor
-
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_records_closing_for_rounds_whose_tables_are_all_verified(back_to_the_latest):
     from datetime import UTC, date, datetime
 
-    old = _migrate([("scoring", "0006_seasons_and_rating_lists")])
+    old = migrated_to([("scoring", "0006_seasons_and_rating_lists")])
     Event, Round, Table, GameSet = (
         old.get_model("scoring", name) for name in ("Event", "Round", "Table", "GameSet")
     )
@@ -323,7 +301,7 @@ def test_the_migration_records_closing_for_rounds_whose_tables_are_all_verified(
     )
     GameSet.objects.create(table=Table.objects.create(round=half, number=2))
 
-    new = _migrate([("scoring", "0007_round_closing")])
+    new = migrated_to([("scoring", "0007_round_closing")])
     Round = new.get_model("scoring", "Round")
     AuditEntry = new.get_model("adjudication", "AuditEntry")
     closed = Round.objects.get(pk=done.pk)

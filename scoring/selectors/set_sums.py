@@ -1,0 +1,77 @@
+"""Each player's figures in a set, summed from its results: the one statement that sums them, for the
+sets a subquery selects (`sums_sql`), used where a set changes (`services.guards.set_changed` stores
+them as `SetSums`) and where the ratings read sets with no stored sums of their current version.
+
+The figures are those the standings add up per set (`standings.places_of_sets`): total, worst deal,
+scored deals, deals the player went out in, and of those the doubled ones. Void deals count for
+nothing (R19)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import connection
+
+from ..models import Deal, DealResult, GameSet, SetSums
+from .standings import sql_column, sql_table
+
+# The columns `sums_sql` gives, in order.
+SUMS_COLUMNS = ("set_id", "entry_id", "total", "worst", "deals", "won", "doubled")
+
+
+def sums_sql(sets_sql: str) -> str:
+    """SELECT the `SUMS_COLUMNS` of every player with results in the sets `sets_sql` selects (a
+    subquery giving set ids; its parameters are the statement's)."""
+    table, col = sql_table, sql_column
+    went_out = f"{col('d', Deal, 'out')} = {col('r', DealResult, 'entry')}"
+    penalty = col("r", DealResult, "penalty")
+    return f"""
+        SELECT {col("d", Deal, "game_set")} AS set_id, {col("r", DealResult, "entry")} AS entry_id,
+               SUM({penalty}) AS total, MAX({penalty}) AS worst,
+               COUNT(*) AS deals, SUM(CASE WHEN {went_out} THEN 1 ELSE 0 END) AS won,
+               SUM(CASE WHEN {went_out} AND {col("d", Deal, "doubled")} THEN 1 ELSE 0 END) AS doubled
+        FROM {table(DealResult)} r
+        JOIN {table(Deal)} d ON d.id = {col("r", DealResult, "deal")}
+        WHERE {col("d", Deal, "game_set")} IN ({sets_sql}) AND NOT {col("d", Deal, "void")}
+        GROUP BY {col("d", Deal, "game_set")}, {col("r", DealResult, "entry")}
+    """
+
+
+def current_or_summed_sql(sets_sql: str) -> str:
+    """The `SUMS_COLUMNS` of the sets `sets_sql` selects: the stored sums of a set whose version they
+    were made at, summed from the results for every other set. `sets_sql` appears twice: its
+    parameters are given twice, in order."""
+    table, col = sql_table, sql_column
+    current = (
+        f"{col('f', SetSums, 'game_set')} = {col('g', GameSet, 'id')} "
+        f"AND {col('f', SetSums, 'set_version')} = {col('g', GameSet, 'version')}"
+    )
+    fields = ("game_set", "entry", "total", "worst", "deals", "won", "doubled")
+    stored = ", ".join(
+        f"{col('f', SetSums, name)} AS {alias}" for name, alias in zip(fields, SUMS_COLUMNS, strict=True)
+    )
+    return f"""
+        SELECT {stored}
+        FROM {table(SetSums)} f
+        JOIN {table(GameSet)} g ON {current}
+        WHERE {col("f", SetSums, "game_set")} IN ({sets_sql})
+        UNION ALL
+        {
+        sums_sql(f'''
+            SELECT g.id FROM {table(GameSet)} g
+            WHERE g.id IN ({sets_sql})
+              AND NOT EXISTS (SELECT 1 FROM {table(SetSums)} f WHERE {current})
+        ''')
+    }
+    """
+
+
+def sums_of_sets(set_ids: Sequence[int]) -> list[tuple[Any, ...]]:
+    """The `SUMS_COLUMNS` rows of these sets, summed from their results now (the tests' yardstick)."""
+    if not set_ids:
+        return []
+    marks = ", ".join(["%s"] * len(set_ids))
+    with connection.cursor() as cursor:
+        cursor.execute(sums_sql(marks) + " ORDER BY 1, 2", list(set_ids))
+        return cursor.fetchall()

@@ -1,0 +1,112 @@
+"""Each set's stored sums (`SetSums`): written with every change to the set, at its new version, always
+equal to its results summed; the ratings read them while they are of the set's version and sum the
+results of any other set themselves; the migration that added them summed every existing set."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from django.core.cache import cache
+
+from adjudication import services as rulings
+from scoring import services
+from scoring.models import GameSet, SetSums
+from scoring.selectors.ratings import rated_sets
+from scoring.selectors.set_sums import sums_of_sets
+from tests.conftest import FOUR, migrated_to, new_event, nine, played_deals, seated_table
+
+pytestmark = pytest.mark.final_at_once
+
+
+def stored(game_set: GameSet) -> list[tuple[int, ...]]:
+    rows = SetSums.objects.filter(game_set=game_set).order_by("entry_id")
+    return [
+        (row.game_set_id, row.entry_id, row.total, row.worst, row.deals, row.won, row.doubled) for row in rows
+    ]
+
+
+def assert_current(game_set: GameSet) -> None:
+    """The set's stored sums are its results summed now, at its version."""
+    game_set.refresh_from_db()
+    assert stored(game_set) == [tuple(row) for row in sums_of_sets([game_set.pk])]
+    assert set(SetSums.objects.filter(game_set=game_set).values_list("set_version", flat=True)) <= {
+        game_set.version
+    }
+
+
+def test_every_change_to_a_set_leaves_its_sums_equal_to_its_results(
+    game_set, director, example_sheet, entries
+):
+    for data in example_sheet["deals"][:5]:
+        services.deal_record(game_set=game_set, user=director, data=data)
+        assert_current(game_set)
+    assert len(stored(game_set)) == 4
+    # A deal corrected: another player went out, the scores moved.
+    first = game_set.deals.get(sequence=1)
+    corrected = copy.deepcopy(example_sheet["deals"][0])
+    services.deal_record(game_set=game_set, user=director, data=corrected | {"void": True}, deal=first)
+    assert_current(game_set)
+    # A ruling adds 10 to Bob's deal 2; overturned, it comes off again.
+    deal = game_set.deals.get(sequence=2)
+    before = stored(game_set)
+    ruling = rulings.ruling_issue(
+        deal=deal, entry=entries["Bob"], user=director, kind="other", points=10, reason="looked at a card"
+    )
+    assert_current(game_set)
+    assert stored(game_set) != before
+    rulings.ruling_appeal(ruling=ruling, user=director, reason="Bob says he did not")
+    rulings.ruling_decide(ruling=ruling, user=director, decision="overturned", reason="no one saw the card")
+    assert_current(game_set)
+    assert stored(game_set) == before
+    # A deal deleted, then the whole sheet imported over the set.
+    services.deal_delete(deal=game_set.deals.get(sequence=3), user=director, reason="typed twice")
+    assert_current(game_set)
+    services.sheet_import(game_set=game_set, user=director, data=example_sheet)
+    assert_current(game_set)
+    assert sorted(row[4] for row in stored(game_set)) == [9, 9, 9, 9]
+
+
+def test_the_ratings_read_current_sums_and_sum_every_other_set_themselves(event, round1, director, played):
+    other = seated_table(round1, ("Eve", "Fay", "Gus", "Hal"), director, number=2)
+    played_deals(other, nine({"Eve": 10, "Fay": 20, "Gus": 30, "Hal": 40}))  # no sums: written directly
+    services.set_verify(game_set=played, user=director)
+    assert round1.__class__.objects.get(pk=round1.pk).closed_at is not None
+    assert SetSums.objects.filter(game_set=played).exists() and not SetSums.objects.filter(game_set=other)
+
+    def matches():
+        cache.clear()  # each event's read is kept by its results stamp, which these writes leave alone
+        return [(match.players, match.ranks) for match in rated_sets().matches]
+
+    read = matches()
+    assert len(read) == 2
+    # Summed from the results when nothing is stored: the same matches.
+    kept = list(SetSums.objects.all())
+    SetSums.objects.all().delete()
+    assert matches() == read
+    # Sums of an older version are passed over, whatever they say.
+    played.refresh_from_db()
+    for row in kept:
+        row.pk, row.set_version, row.total = None, played.version - 1, 1000 - row.total
+    SetSums.objects.bulk_create(kept)
+    assert matches() == read
+    # Sums of the set's version are what is read: turned upside down, they turn its ranks over.
+    SetSums.objects.filter(game_set=played).update(set_version=played.version)
+    turned = matches()
+    assert turned != read
+    assert [ranks for _, ranks in turned if ranks not in [ranks for _, ranks in read]]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_sums_every_set_at_its_version(director, back_to_the_latest, example_sheet):
+    game_set = seated_table(
+        services.round_create(event=new_event(director, name="Old Open"), user=director), FOUR, director
+    )
+    services.sheet_import(game_set=game_set, user=director, data=example_sheet)
+    game_set.refresh_from_db()
+    expected = [tuple(row) for row in sums_of_sets([game_set.pk])]
+
+    migrated_to([("scoring", "0025_self_entry_after_the_set")])
+    migrated_to([("scoring", "0026_set_sums")])
+    assert stored(game_set) == expected
+    assert set(SetSums.objects.values_list("set_version", flat=True)) == {game_set.version}
