@@ -154,8 +154,9 @@ class SetSums(models.Model):
     changed (`scoring.services.guards.set_changed`, at the version that change gave it): what the
     ratings read for every counted set instead of its results (400,000 rows against 3.6 million for a
     federation's 100,000 sets). Derived, never edited: a row counts while `set_version` is its set's
-    version; a set without such rows (written before this table, or by a path that does not record a
-    change) is summed from its results at the read (`scoring.selectors.set_sums`)."""
+    version (a player left without results in the set keeps a row of an older version, never read); a
+    set without such rows (written before this table, or by a path that does not record a change) is
+    summed from its results at the read (`scoring.selectors.set_sums`)."""
 
     game_set = models.ForeignKey("scoring.GameSet", on_delete=models.CASCADE, related_name="+")
     entry = models.ForeignKey("scoring.Entry", on_delete=models.CASCADE, related_name="+")

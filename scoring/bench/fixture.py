@@ -25,7 +25,7 @@ from adjudication.engine.simulator import simulate_sheet
 from scoring import page_cache, seating, services
 from scoring.models import Deal, DealResult, Entry, Event, GameSet, Player, Round, Seat, Table
 from scoring.names import name_key
-from scoring.services.guards import store_set_sums
+from scoring.services.guards import store_sums_of_sets
 
 FIRST_NAMES = (
     "Ann", "Bob", "Cy", "Dee", "Errol", "Fay", "Garth", "Hyacinth", "Ivan", "Joy", "Kemar", "Lorna",
@@ -249,7 +249,7 @@ def _fill_round(built: BenchEvent, rnd: Round, rng: random.Random) -> None:
         status=GameSet.Status.VERIFIED, verified_at=now, updated_at=now, version=2, last_change="sheet loaded"
     )
     # Each set's sums, as recording its deals would have stored them (what the ratings read).
-    store_set_sums(GameSet.objects.filter(table__round=rnd))
+    store_sums_of_sets(GameSet.objects.filter(table__round=rnd))
     # Every table verified: the round closes, as `set_verify` closes it with its last table, and its
     # results are final at once (the bench's nights were played long ago: no correction period).
     Round.objects.filter(pk=rnd.pk).update(closed_at=now, final_at=now)

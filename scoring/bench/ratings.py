@@ -28,7 +28,7 @@ from scoring.models import Deal, DealResult, Entry, Event, GameSet, Player, Roun
 from scoring.names import name_key
 from scoring.ratings import rate_matches
 from scoring.selectors.ratings import event_places, rated_sets
-from scoring.services.guards import store_set_sums, touch_results
+from scoring.services.guards import store_sums_of_sets, touch_results
 
 from .context import BenchContext
 from .fixture import BATCH, CLUBS, player_names
@@ -52,7 +52,7 @@ def build_league(*, sets: int, players: int, seed: int, progress: Progress) -> d
     with transaction.atomic():
         figures = _league(sets=sets, pool=players, seed=seed)
         # Each set's sums, as recording its deals would have stored them (what the ratings read).
-        store_set_sums(GameSet.objects.filter(table__round__event__slug__startswith="league-"))
+        store_sums_of_sets(GameSet.objects.filter(table__round__event__slug__startswith="league-"))
     _analyze()
     figures["build_s"] = round(time.perf_counter() - started, 1)
     progress(f"ratings: {figures['sets']} sets in {figures['events']} events built in {figures['build_s']} s")

@@ -187,7 +187,7 @@ def set_changed(
             "corrected_after_verification",
         ]
     )
-    store_set_sums(GameSet.objects.filter(pk=game_set.pk))
+    store_set_sums(game_set)
     rnd = game_set.table.round
     # A set of an open round changes its own players' pages (and every standings view); one of a closed
     # round changes the official standings every player's page shows.
@@ -198,24 +198,42 @@ def set_changed(
     return found
 
 
-def store_set_sums(sets: QuerySet[GameSet]) -> None:
-    """Each player's figures in these sets, summed from their results as they now stand and kept at
-    each set's version (`SetSums`, what the ratings read): two statements, whatever the number of
-    sets (`set_changed` stores one set's; a bulk load stores all of its sets' at once)."""
+def store_set_sums(game_set: GameSet) -> None:
+    """Each player's figures in the set, summed from its results as they now stand and kept at its
+    version (`SetSums`, what the ratings read): one statement. A player's row is written over; the row
+    of a player left without results in the set keeps its older version, which no read takes."""
+    _upsert_sums("%s", "%s", [game_set.version, game_set.pk])
+
+
+def store_sums_of_sets(sets: QuerySet[GameSet]) -> None:
+    """`store_set_sums` for every set of `sets` at once, each at its version (a bulk load): one
+    statement, whatever the number of sets."""
     ids = sets.order_by().values("pk")
-    SetSums.objects.filter(game_set__in=ids).delete()
     ids_sql, params = ids.query.get_compiler(using=ids.db).as_sql()
     quote = connection.ops.quote_name
-    columns = ", ".join(
-        quote(SetSums._meta.get_field(name).column)
+    version = f"(SELECT g.{quote('version')} FROM {quote(GameSet._meta.db_table)} g WHERE g.id = s.set_id)"
+    _upsert_sums(ids_sql, version, params)
+
+
+def _upsert_sums(sets_sql: str, version_sql: str, params: list[Any]) -> None:
+    """Write the sums of the sets `sets_sql` selects over those stored, at the version `version_sql`
+    gives (its parameters before those of `sets_sql`)."""
+    quote = connection.ops.quote_name
+    column = {
+        name: quote(SetSums._meta.get_field(name).column)
         for name in ("game_set", "entry", "total", "worst", "deals", "won", "doubled", "set_version")
+    }
+    summed = ", ".join(f"s.{name}" for name in SUMS_COLUMNS)
+    written_over = ", ".join(
+        f"{column[name]} = excluded.{column[name]}"
+        for name in ("total", "worst", "deals", "won", "doubled", "set_version")
     )
-    summed = ", ".join(f"s.{column}" for column in SUMS_COLUMNS)
     with connection.cursor() as cursor:
+        # `WHERE true`: SQLite reads an upsert's SELECT unambiguously only with a WHERE clause.
         cursor.execute(
-            f"INSERT INTO {quote(SetSums._meta.db_table)} ({columns}) "
-            f"SELECT {summed}, g.{quote(GameSet._meta.get_field('version').column)} "
-            f"FROM ({sums_sql(ids_sql)}) s JOIN {quote(GameSet._meta.db_table)} g ON g.id = s.set_id",
+            f"INSERT INTO {quote(SetSums._meta.db_table)} ({', '.join(column.values())}) "
+            f"SELECT {summed}, {version_sql} FROM ({sums_sql(sets_sql)}) s WHERE true "
+            f"ON CONFLICT ({column['game_set']}, {column['entry']}) DO UPDATE SET {written_over}",
             params,
         )
 

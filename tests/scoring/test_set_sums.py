@@ -14,25 +14,24 @@ from scoring import services
 from scoring.models import GameSet, SetSums
 from scoring.selectors.ratings import rated_sets
 from scoring.selectors.set_sums import sums_of_sets
+from scoring.services.guards import store_sums_of_sets
 from tests.conftest import FOUR, migrated_to, new_event, nine, played_deals, seated_table
 
 pytestmark = pytest.mark.final_at_once
 
 
 def stored(game_set: GameSet) -> list[tuple[int, ...]]:
-    rows = SetSums.objects.filter(game_set=game_set).order_by("entry_id")
+    """The set's stored sums of its current version: those a read takes."""
+    game_set.refresh_from_db()
+    rows = SetSums.objects.filter(game_set=game_set, set_version=game_set.version).order_by("entry_id")
     return [
         (row.game_set_id, row.entry_id, row.total, row.worst, row.deals, row.won, row.doubled) for row in rows
     ]
 
 
 def assert_current(game_set: GameSet) -> None:
-    """The set's stored sums are its results summed now, at its version."""
-    game_set.refresh_from_db()
+    """The set's stored sums of its version are its results summed now."""
     assert stored(game_set) == [tuple(row) for row in sums_of_sets([game_set.pk])]
-    assert set(SetSums.objects.filter(game_set=game_set).values_list("set_version", flat=True)) <= {
-        game_set.version
-    }
 
 
 def test_every_change_to_a_set_leaves_its_sums_equal_to_its_results(
@@ -65,6 +64,11 @@ def test_every_change_to_a_set_leaves_its_sums_equal_to_its_results(
     services.sheet_import(game_set=game_set, user=director, data=example_sheet)
     assert_current(game_set)
     assert sorted(row[4] for row in stored(game_set)) == [9, 9, 9, 9]
+    # Every deal deleted: no one has results, and no row is of the set's version any more.
+    for deal in list(game_set.deals.order_by("-sequence")):
+        services.deal_delete(deal=deal, user=director, reason="wrong table")
+    assert stored(game_set) == [] == sums_of_sets([game_set.pk])
+    assert SetSums.objects.filter(game_set=game_set).count() == 4  # kept, of an older version
 
 
 def test_the_ratings_read_current_sums_and_sum_every_other_set_themselves(event, round1, director, played):
@@ -95,6 +99,25 @@ def test_the_ratings_read_current_sums_and_sum_every_other_set_themselves(event,
     turned = matches()
     assert turned != read
     assert [ranks for _, ranks in turned if ranks not in [ranks for _, ranks in read]]
+
+
+def test_a_bulk_load_stores_the_sums_of_all_its_sets_at_each_sets_version(round1, director, played):
+    tables = [
+        seated_table(round1, names, director, number=number)
+        for number, names in ((2, ("Eve", "Fay", "Gus", "Hal")), (3, ("Ivy", "Jo", "Kit", "Lee")))
+    ]
+    for game_set, scores in zip(
+        tables,
+        ({"Eve": 10, "Fay": 20, "Gus": 30, "Hal": 40}, {"Ivy": 5, "Jo": 0, "Kit": 9, "Lee": 7}),
+        strict=True,
+    ):
+        played_deals(game_set, nine(scores), verified=False)
+    GameSet.objects.filter(pk=tables[1].pk).update(version=7)
+    assert all(stored(game_set) == [] for game_set in tables)
+    store_sums_of_sets(GameSet.objects.filter(table__round=round1))
+    for game_set in (played, *tables):
+        assert stored(game_set) and assert_current(game_set) is None
+    assert set(SetSums.objects.filter(game_set=tables[1]).values_list("set_version", flat=True)) == {7}
 
 
 @pytest.mark.django_db(transaction=True)
