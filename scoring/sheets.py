@@ -18,7 +18,7 @@ from adjudication.engine.sheet import FORMAT as SHEET_FORMAT
 from adjudication.engine.validator import validate_data
 
 from .games import Game, game_of
-from .models import Deal, DealResult, GameSet, Seat
+from .models import Deal, DealResult, Entry, GameSet, Seat
 
 # Every player by their own name (a page for directors, a service's sheet).
 NO_NAMES: Mapping[int, str] = {}
@@ -42,17 +42,41 @@ def recorded_deals(game_set_ids) -> list[Deal]:
     )
 
 
-def deals_of(game_set: GameSet) -> list[Deal]:
+def deals_of(game_set: GameSet, seats: Sequence[Seat] | None = None) -> list[Deal]:
+    """The set's deals in playing order, each with its results (by player name) and every result's and
+    winner's entry and player loaded. With the table's `seats` (`seats_of`, their entries and players
+    loaded), the entries are taken from them instead of being joined into the read again; an entry not
+    seated there costs one more query."""
     # A deal's results in the order DealResult's Meta gives them within one deal (by player name):
     # ordering by "deal" as the Meta does would follow Deal's, GameSet's and Event's orderings, joining
     # four more tables to the query for an order that is the same within one set.
-    results = DealResult.objects.select_related("entry__player").order_by("deal_id", "entry__player__name")
-    return list(
+    by_name = ("deal_id", "entry__player__name")
+    if seats is None:
+        results = DealResult.objects.select_related("entry__player").order_by(*by_name)
+        return list(
+            Deal.objects.filter(game_set=game_set)
+            .select_related("out__player")
+            .prefetch_related(Prefetch("results", queryset=results))
+            .order_by("sequence")
+        )
+    results = DealResult.objects.order_by(*by_name)
+    deals = list(
         Deal.objects.filter(game_set=game_set)
-        .select_related("out__player")
         .prefetch_related(Prefetch("results", queryset=results))
         .order_by("sequence")
     )
+    entries = {seat.entry_id: seat.entry for seat in seats}
+    entries.update({seat.substitute_id: seat.substitute for seat in seats if seat.substitute_id is not None})
+    wanted = {result.entry_id for deal in deals for result in deal.results.all()}
+    wanted |= {deal.out_id for deal in deals if deal.out_id is not None}
+    if not wanted <= entries.keys():
+        entries.update(Entry.objects.select_related("player").in_bulk(wanted - entries.keys()))
+    for deal in deals:
+        if deal.out_id is not None:
+            deal.out = entries[deal.out_id]
+        for result in deal.results.all():
+            result.entry = entries[result.entry_id]
+    return deals
 
 
 def with_results(deal: Deal, results: Sequence[DealResult]) -> Deal:
@@ -94,7 +118,8 @@ def sheet_for_set(game_set: GameSet) -> dict[str, Any]:
     Players are the seated players in clockwise order; a mid-set substitute is listed under the
     added key `substitutes` ([{"seat": name, "player": name, "from_deal": k}]).
     """
-    return sheet_from_rows(game_set, seats_of(game_set), deals_of(game_set))
+    seats = seats_of(game_set)
+    return sheet_from_rows(game_set, seats, deals_of(game_set, seats))
 
 
 def sheet_from_rows(

@@ -222,7 +222,7 @@ def deal_record(
     if deal is None:
         check_version(game_set, expected_set_version, what=describe_set(game_set))
     seats = seats_of(game_set)
-    deals = deals_of(game_set)
+    deals = deals_of(game_set, seats)
     current = None
     if deal is not None:
         current = next((row for row in deals if row.pk == deal.pk), None)
@@ -348,12 +348,12 @@ def deal_delete(*, deal: Deal, user, reason: str, expected_version: int | None =
     reason = (reason or "").strip()
     if not reason:
         raise field_errors({"reason": f"Say why the {word} is deleted."})
-    deals = deals_of(game_set)
+    seats = seats_of(game_set)
+    deals = deals_of(game_set, seats)
     current = next((row for row in deals if row.pk == deal.pk), None)
     if current is None:
         raise ValidationError(f"That {word} has already been deleted.")
     check_version(current, expected_version, what=f"{word} {current.number}")
-    seats = seats_of(game_set)
     sheet_before = sheet_from_rows(game_set, seats, deals)
     before = deal_audit_data(current, seats, game, sheet=sheet_before, deals=deals)
     remaining = [row for row in deals if row is not current]
