@@ -1,6 +1,7 @@
 """Each player's figures in a set, summed from its results: the one statement that sums them, for the
 sets a subquery selects (`sums_sql`), used where a set changes (`services.guards.set_changed` stores
-them as `SetSums`) and where the ratings read sets with no stored sums of their current version.
+them as `SetSums`) and where the ratings read sets with no stored sums of their current version
+(`selectors.ratings`).
 
 The figures are those the standings add up per set (`standings.places_of_sets`): total, worst deal,
 scored deals, deals the player went out in, and of those the doubled ones. Void deals count for
@@ -13,7 +14,7 @@ from typing import Any
 
 from django.db import connection
 
-from ..models import Deal, DealResult, GameSet, SetSums
+from ..models import Deal, DealResult
 from .standings import sql_column, sql_table
 
 # The columns `sums_sql` gives, in order.
@@ -35,35 +36,6 @@ def sums_sql(sets_sql: str) -> str:
         JOIN {table(Deal)} d ON d.id = {col("r", DealResult, "deal")}
         WHERE {col("d", Deal, "game_set")} IN ({sets_sql}) AND NOT {col("d", Deal, "void")}
         GROUP BY {col("d", Deal, "game_set")}, {col("r", DealResult, "entry")}
-    """
-
-
-def current_or_summed_sql(sets_sql: str) -> str:
-    """The `SUMS_COLUMNS` of the sets `sets_sql` selects: the stored sums of a set whose version they
-    were made at, summed from the results for every other set. `sets_sql` appears twice: its
-    parameters are given twice, in order."""
-    table, col = sql_table, sql_column
-    current = (
-        f"{col('f', SetSums, 'game_set')} = {col('g', GameSet, 'id')} "
-        f"AND {col('f', SetSums, 'set_version')} = {col('g', GameSet, 'version')}"
-    )
-    fields = ("game_set", "entry", "total", "worst", "deals", "won", "doubled")
-    stored = ", ".join(
-        f"{col('f', SetSums, name)} AS {alias}" for name, alias in zip(fields, SUMS_COLUMNS, strict=True)
-    )
-    return f"""
-        SELECT {stored}
-        FROM {table(SetSums)} f
-        JOIN {table(GameSet)} g ON {current}
-        WHERE {col("f", SetSums, "game_set")} IN ({sets_sql})
-        UNION ALL
-        {
-        sums_sql(f'''
-            SELECT g.id FROM {table(GameSet)} g
-            WHERE g.id IN ({sets_sql})
-              AND NOT EXISTS (SELECT 1 FROM {table(SetSums)} f WHERE {current})
-        ''')
-    }
     """
 
 
