@@ -36,9 +36,14 @@ FOUR = ("Ann", "Bob", "Cy", "Dee")
 # always run); KALOOKI_FULL=1 (`make test-full`) gives it the max_examples its @settings ask for.
 SLOW_EXAMPLES = 10
 FULL = os.environ.get("KALOOKI_FULL", "").strip().lower() in {"1", "true", "yes"}
+# The marks of modules that take many seconds (see pytest_collection_modifyitems).
+FIRST = ("heavy", "browser", "slow")
 
 
 def pytest_collection_modifyitems(config, items):
+    # The modules of many seconds go first: pytest-xdist hands each worker whole modules in this order,
+    # and a long one handed out last keeps one worker busy while the other has nothing left to do.
+    items.sort(key=lambda item: not any(item.get_closest_marker(name) for name in FIRST))
     if FULL:
         return
     for item in items:

@@ -26,7 +26,7 @@ from adjudication.archive import ArchiveError, event_import
 from scoring import services
 from tests.conftest import FULL, row_counts
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.heavy]
 
 # Thirty a target keeps this module's eight targets to a few seconds a database in the suite.
 EXAMPLES = int(os.environ.get("KALOOKI_FUZZ_EXAMPLES", "100" if FULL else "30"))

@@ -11,6 +11,8 @@ from django.core.management import CommandError, call_command
 
 from scoring.models import Event
 
+pytestmark = pytest.mark.heavy
+
 
 def run(*args):
     out = io.StringIO()

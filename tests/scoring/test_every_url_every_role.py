@@ -40,6 +40,8 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from adjudication.engine.north_american_simulator import simulate_north_american_sheet
 from tests.conftest import kept_for_the_module
 
+pytestmark = pytest.mark.heavy
+
 NAMESPACES = ("scoring", "adjudication")
 ROLES = ("anonymous", "other_director", "director", "organiser", "phone")
 GAMES = ("jamaican", "british", "british_verified", "north_american")

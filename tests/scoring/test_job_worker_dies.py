@@ -25,7 +25,7 @@ from scoring import background, services
 from scoring.models import BackgroundJob, GameSet, Seat, Table
 from scoring.services import jobs
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.heavy]
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = 32

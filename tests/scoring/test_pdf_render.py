@@ -23,6 +23,8 @@ from scoring.printing import pdf_data, scoresheets
 from scoring.selectors import printed
 from tests.conftest import FOUR
 
+pytestmark = pytest.mark.heavy
+
 PREVIEWS = Path(__file__).resolve().parents[2] / "build" / "pdf-previews"
 A4_PORTRAIT, A4_LANDSCAPE = (595, 842), (842, 595)
 LETTER_PORTRAIT, LETTER_LANDSCAPE = (612, 792), (792, 612)

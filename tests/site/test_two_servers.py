@@ -23,7 +23,12 @@ from django.urls import reverse
 
 from scoring.bench.server import collected_static, gunicorn
 
-pytestmark = [pytest.mark.redis, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.heavy,
+    pytest.mark.redis,
+    pytest.mark.postgres,
+    pytest.mark.django_db(transaction=True),
+]
 
 PASSWORD = "two-servers-pw-4417"
 NO_RESULTS = "No results count yet."

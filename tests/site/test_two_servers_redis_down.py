@@ -21,7 +21,12 @@ from django.urls import reverse
 from scoring.bench.server import collected_static, gunicorn
 from tests.site.test_two_servers import NO_RESULTS, PASSWORD, Browser, database_url
 
-pytestmark = [pytest.mark.redis, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.heavy,
+    pytest.mark.redis,
+    pytest.mark.postgres,
+    pytest.mark.django_db(transaction=True),
+]
 
 
 @pytest.fixture

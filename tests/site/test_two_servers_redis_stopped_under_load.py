@@ -42,7 +42,12 @@ from scoring.models import Deal
 from tests.conftest import FULL
 from tests.site.test_two_servers import PASSWORD, Browser, database_url
 
-pytestmark = [pytest.mark.redis, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.heavy,
+    pytest.mark.redis,
+    pytest.mark.postgres,
+    pytest.mark.django_db(transaction=True),
+]
 
 
 TABLES = 16

@@ -8,6 +8,8 @@ from django.urls import reverse
 
 from scoring import services
 
+pytestmark = pytest.mark.heavy
+
 DIRECTOR_ONLY = [
     ("scoring:pdf_table_blank", {"number": 1, "table": 1}),
     ("scoring:pdf_table_sheet", {"number": 1, "table": 1}),

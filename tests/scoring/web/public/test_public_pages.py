@@ -14,6 +14,8 @@ from scoring import services
 from scoring.models import Round
 from tests.conftest import FOUR, nine
 
+pytestmark = pytest.mark.heavy
+
 SECOND = ("Eve", "Fay", "Gus", "Hal")
 THIRD = ("Ivy", "Jon", "Kim", "Lou")
 
