@@ -85,10 +85,19 @@ def reader(browser):
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 
 
+def keeping_pictures() -> bool:
+    """Whether the tests draw their screenshots and PDF pages for a person to look at: yes, unless
+    KALOOKI_SCREENSHOTS=0 (CI, whose clean clone is thrown away with them)."""
+    return os.environ.get("KALOOKI_SCREENSHOTS", "1").strip() != "0"
+
+
 def screenshot(page, name: str, *, full_page: bool = True) -> Path:
-    """Write the page's screenshot as build/screenshots/<name>.png (build/ is git-ignored)."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    """Write the page's screenshot as build/screenshots/<name>.png (build/ is git-ignored), unless no
+    pictures are kept (`keeping_pictures`)."""
     path = SCREENSHOTS / f"{name}.png"
+    if not keeping_pictures():
+        return path
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(path), full_page=full_page)
     return path
 

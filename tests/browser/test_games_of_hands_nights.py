@@ -28,7 +28,7 @@ from scoring.games import BRITISH
 from scoring.models import Event, GameSet, Seat
 from scoring.selectors.british_games import british_game_page
 
-from .conftest import SCREENSHOTS, log_in, screenshot
+from .conftest import SCREENSHOTS, keeping_pictures, log_in, screenshot
 from .test_night import add_and_seat_round, import_sheet
 
 pytestmark = pytest.mark.browser
@@ -215,7 +215,10 @@ def phones_enter_a_hand(page, base: str, event: Event) -> None:
 
 
 def first_page_png(body: bytes, name: str) -> None:
-    """The PDF under build/screenshots/<name>.pdf and its first page as <name>-1.png (60 dpi)."""
+    """The PDF under build/screenshots/<name>.pdf and its first page as <name>-1.png (60 dpi), unless no
+    pictures are kept."""
+    if not keeping_pictures():
+        return
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     pdf = SCREENSHOTS / f"{name}.pdf"
     pdf.write_bytes(body)
