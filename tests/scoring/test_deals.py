@@ -180,3 +180,29 @@ def test_every_change_moves_the_results_stamp(game_set, director, example_sheet,
     _record(game_set, director, example_sheet["deals"][0])
     event.refresh_from_db()
     assert event.results_stamp > before
+
+
+def test_a_sets_deals_read_with_its_seats_carry_the_same_entries_as_read_alone(
+    played, director, make_entries
+):
+    """`deals_of(game_set, seats)` takes each result's entry from the seats; a result of an entry no
+    longer seated at the table (its seat given to another) is read from the database all the same."""
+    from scoring.models import Seat
+    from scoring.sheets import deals_of, seats_of
+
+    def entries(deals):
+        return [
+            (
+                deal.number,
+                deal.out.player.name if deal.out else None,
+                [r.entry.player.name for r in deal.results.all()],
+            )
+            for deal in deals
+        ]
+
+    assert entries(deals_of(played, seats_of(played))) == entries(deals_of(played))
+    newcomer = make_entries(played.table.round.event, ["Zed"])["Zed"]
+    Seat.objects.filter(table=played.table, position=4).update(entry=newcomer)
+    seats = seats_of(played)
+    assert "Zed" in [seat.entry.player.name for seat in seats]
+    assert entries(deals_of(played, seats)) == entries(deals_of(played))
