@@ -9,11 +9,6 @@ nothing (R19)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
-
-from django.db import connection
-
 from ..models import Deal, DealResult
 from .standings import sql_column, sql_table
 
@@ -37,13 +32,3 @@ def sums_sql(sets_sql: str) -> str:
         WHERE {col("d", Deal, "game_set")} IN ({sets_sql}) AND NOT {col("d", Deal, "void")}
         GROUP BY {col("d", Deal, "game_set")}, {col("r", DealResult, "entry")}
     """
-
-
-def sums_of_sets(set_ids: Sequence[int]) -> list[tuple[Any, ...]]:
-    """The `SUMS_COLUMNS` rows of these sets, summed from their results now (the tests' yardstick)."""
-    if not set_ids:
-        return []
-    marks = ", ".join(["%s"] * len(set_ids))
-    with connection.cursor() as cursor:
-        cursor.execute(sums_sql(marks) + " ORDER BY 1, 2", list(set_ids))
-        return cursor.fetchall()

@@ -211,7 +211,8 @@ def store_sums_of_sets(sets: QuerySet[GameSet]) -> None:
     ids = sets.order_by().values("pk")
     ids_sql, params = ids.query.get_compiler(using=ids.db).as_sql()
     quote = connection.ops.quote_name
-    version = f"(SELECT g.{quote('version')} FROM {quote(GameSet._meta.db_table)} g WHERE g.id = s.set_id)"
+    version_column = quote(GameSet._meta.get_field("version").column)
+    version = f"(SELECT g.{version_column} FROM {quote(GameSet._meta.db_table)} g WHERE g.id = s.set_id)"
     _upsert_sums(ids_sql, version, params)
 
 
