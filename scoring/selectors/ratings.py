@@ -7,7 +7,8 @@ list British games alone, and a player who plays several games is on several lis
 Counted sets are the sets the official standings count (SCORESHEET.md "Standings as data"): the sets of
 closed rounds. `closed_rounds` is the one place that says what a closed round is. `rated_sets` turns
 them into `scoring.ratings.Match` values in three queries whatever the number of sets (each player's
-figures in a set summed in SQL, once), and from the same read each event's official places, ranked by
+figures in a set as stored when the set last changed, `SetSums`), and from the same read each event's
+official places, ranked by
 the standings' own code; `event_places` reads the places of other events through the standings
 selector (two queries an event whose places the cache does not hold for its results stamp). The rating
 lists themselves are computed and stored by `scoring.services.ratings`; the pages read them here, a
@@ -170,73 +171,98 @@ def _rows(sql: str, params: Sequence[Any], *, big: bool = False) -> list[tuple[A
         return cursor.fetchall()
 
 
+# The `SetSums` figures a set's row carries, in the order `places_of_sets` reads them.
+FIGURES = ("entry", "total", "worst", "deals", "won", "doubled")
+
+
 def _player_sets_sql(events: list[Event]) -> tuple[str, list[Any]]:
     """One statement giving, for each counted set of `events` (closed rounds 1…N; verified or reopened),
-    each player with results in it: set, event, round number, table number, whether the set is verified
-    (1; 0: reopened for a correction), the player record, the seat position (NULL: results without a
-    seat there, which the app never writes), then the player's figures in the set as the standings sum
-    them (their `per_set`): entry, total, worst deal, deals, deals went out in, of those doubled.
+    each player's stored figures in it: set, event, round number, table number, whether the set is
+    verified (1; 0: reopened for a correction), the player record, the seat position (NULL: results
+    without a seat there, which the app never writes), then the player's figures in the set as the
+    standings sum them (their `per_set`): entry, total, worst deal, deals, deals went out in, of those
+    doubled.
 
-    The counted sets are read once, with what is the same for a whole set (`counted`: 100,000 rows for
-    100,000 sets). Each set's figures are its stored sums (`SetSums`, 400,000 rows) where they are of the
-    set's current version, otherwise its results summed (`set_sums.sums_sql`); only the player and the
-    seat are joined onto those rows.
-    The rows come set by set: PostgreSQL's hashes give them in no order, and rows gathered in no order
-    leave each set's pieces scattered in memory, which made everything done with them a third slower."""
+    The figures are the set's stored sums (`SetSums`, 400,000 rows for 100,000 sets) of the set's
+    current version. A counted set without them (written around the services: a bulk load, a test
+    writing rows itself) comes once with NULL figures (entry NULL); `_summed_sql` sums its results.
+    The rows come set by set: rows gathered in no order (PostgreSQL's hashes give them so) leave each
+    set's pieces scattered in memory, which made everything done with them a third slower."""
+    table, col = sql_table, sql_column
+    sql = f"""
+        SELECT g.id, {col("ro", Round, "event")}, {col("ro", Round, "number")}, {col("t", Table, "number")},
+               CASE WHEN {col("g", GameSet, "status")} = %s THEN 1 ELSE 0 END,
+               {col("e", Entry, "player")}, {col("s", Seat, "position")},
+               {", ".join(col("f", SetSums, name) for name in FIGURES)}
+        FROM {table(GameSet)} g
+        JOIN {table(Table)} t ON t.id = {col("g", GameSet, "table")}
+        JOIN {table(Round)} ro ON ro.id = {col("t", Table, "round")}
+        LEFT JOIN {table(SetSums)} f ON {_current_sums("f", "g")}
+        LEFT JOIN {table(Entry)} e ON e.id = {col("f", SetSums, "entry")}
+        LEFT JOIN {table(Seat)} s ON {_seat_of("s", "e", "g")}
+        WHERE g.id IN ({{counted}})
+        ORDER BY g.id
+    """
+    return _with_counted(sql, events, before=[GameSet.Status.VERIFIED])
+
+
+def _summed_sql(events: list[Event]) -> tuple[str, list[Any]]:
+    """For the counted sets of `events` without stored sums of their current version: set id, the
+    player record, the seat position, then the figures of `_player_sets_sql`, summed from the results
+    (`set_sums.sums_sql`)."""
+    table, col = sql_table, sql_column
+    without_current = f"""
+        SELECT c.id FROM {table(GameSet)} c
+        WHERE c.id IN ({{counted}})
+          AND NOT EXISTS (SELECT 1 FROM {table(SetSums)} f WHERE {_current_sums("f", "c")})
+    """
+    # The columns of `_player_sets_sql`'s rows; what is the same for the whole set is read there.
+    sql = f"""
+        SELECT a.set_id, NULL, NULL, NULL, NULL, {col("e", Entry, "player")}, {col("s", Seat, "position")},
+               a.entry_id, a.total, a.worst, a.deals, a.won, a.doubled
+        FROM ({sums_sql(without_current)}) a
+        JOIN {table(GameSet)} g ON g.id = a.set_id
+        JOIN {table(Entry)} e ON e.id = a.entry_id
+        LEFT JOIN {table(Seat)} s ON {_seat_of("s", "e", "g")}
+        ORDER BY a.set_id
+    """
+    return _with_counted(sql, events)
+
+
+def _current_sums(sums: str, game_set: str) -> str:
+    """The condition joining a set (alias `game_set`) to its stored sums (`sums`) of its current version."""
+    return (
+        f"{sql_column(sums, SetSums, 'game_set')} = {game_set}.id"
+        f" AND {sql_column(sums, SetSums, 'set_version')} = {sql_column(game_set, GameSet, 'version')}"
+    )
+
+
+def _seat_of(seat: str, entry: str, game_set: str) -> str:
+    """The condition joining an entry (alias `entry`) to its seat (`seat`) at a set's (`game_set`) table."""
+    return (
+        f"{sql_column(seat, Seat, 'table')} = {sql_column(game_set, GameSet, 'table')}"
+        f" AND {sql_column(seat, Seat, 'entry')} = {entry}.id"
+    )
+
+
+def _with_counted(sql: str, events: list[Event], *, before: Sequence[Any] = ()) -> tuple[str, list[Any]]:
+    """`sql` with its `{counted}` placeholder the subquery of the counted sets of `events`; `before`:
+    the parameters of `sql` before the placeholder (none after it)."""
     counted = (
         counted_sets(Event.objects.filter(pk__in=[event.pk for event in events])).order_by().values("pk")
     )
     counted_sql, params = counted.query.get_compiler(using=counted.db).as_sql()
-    table, col = sql_table, sql_column
-    per_set = "c.id, c.version, c.table_id, c.verified, c.event_id, c.round_number, c.table_number"
-    stored = ", ".join(
-        f"{col('f', SetSums, name)} AS {alias}"
-        for name, alias in (
-            ("entry", "entry_id"), ("total", "total"), ("worst", "worst"), ("deals", "deals"), ("won", "won"),
-            ("doubled", "doubled"),
-        )
-    )  # fmt: skip
-    seat = f"{col('s', Seat, 'table')} = p.table_id AND {col('s', Seat, 'entry')} = p.entry_id"
-    current = f"{col('f', SetSums, 'game_set')} = c.id AND {col('f', SetSums, 'set_version')} = c.version"
-    without_current = f"""
-        SELECT c.id FROM counted c
-        WHERE NOT EXISTS (SELECT 1 FROM {table(SetSums)} f WHERE {current})
-    """
-    sql = f"""
-        WITH counted AS (
-            SELECT g.id, {col("g", GameSet, "version")} AS version, {col("g", GameSet, "table")} AS table_id,
-                   CASE WHEN {col("g", GameSet, "status")} = %s THEN 1 ELSE 0 END AS verified,
-                   {col("ro", Round, "event")} AS event_id, {col("ro", Round, "number")} AS round_number,
-                   {col("t", Table, "number")} AS table_number
-            FROM {table(GameSet)} g
-            JOIN {table(Table)} t ON t.id = {col("g", GameSet, "table")}
-            JOIN {table(Round)} ro ON ro.id = {col("t", Table, "round")}
-            WHERE g.id IN ({counted_sql})
-        )
-        SELECT p.id, p.event_id, p.round_number, p.table_number, p.verified,
-               {col("e", Entry, "player")}, {col("s", Seat, "position")},
-               p.entry_id, p.total, p.worst, p.deals, p.won, p.doubled
-        FROM (
-            SELECT {per_set}, {stored}
-            FROM counted c JOIN {table(SetSums)} f ON {current}
-            UNION ALL
-            SELECT {per_set}, a.entry_id, a.total, a.worst, a.deals, a.won, a.doubled
-            FROM counted c JOIN ({sums_sql(without_current)}) a ON a.set_id = c.id
-        ) p
-        JOIN {table(Entry)} e ON e.id = p.entry_id
-        LEFT JOIN {table(Seat)} s ON {seat}
-        ORDER BY p.id
-    """
-    return sql, [GameSet.Status.VERIFIED, *params]
+    return sql.replace("{counted}", counted_sql), [*before, *params]
 
 
 def _read_tables(
     events: list[Event], by_order: set[int], people: dict[int, tuple[str, str]]
 ) -> tuple[dict[int, EventTables], dict[int, list[dict[str, Any]]]]:
     """The counted sets of `events` read from the database, and the official standings rows of those of
-    set totals (all but `by_order`) from the same read: one query gives each (set, player)'s figures,
-    summed over the results once, with the set and the seat (`_player_sets_sql`) — the set totals the
-    matches rank by, and the figures the standings rank by (`standings.places_of_sets`). The games of
+    set totals (all but `by_order`) from the same read: one query gives each (set, player)'s stored
+    figures with the set and the seat (`_player_sets_sql`; one more sums the results of any set without
+    them, `_summed_sql`) — the set totals the matches rank by, and the figures the standings rank by
+    (`standings.places_of_sets`). The games of
     hands (`by_order`) are ranked by each game's finishing order: their seats and orders in two more
     queries. `people`: player record id → (name, club)."""
     tables: dict[int, EventTables] = {event.pk: [] for event in events}
@@ -247,21 +273,15 @@ def _read_tables(
         # the seated players' (seat, player record, total)).
         sets: dict[int, tuple[int, int, int, bool, bool, list[Any], list[tuple[int, int, int]]]] = {}
         players: dict[int, tuple[int, str, str]] = {}
-        # PostgreSQL hashes the 3.6 million results joined to their deals and the 400,000 sums: at its
-        # default 4 MB both spill to disk, a quarter of the read's time.
-        for row in _rows(*_player_sets_sql(by_totals), big=True):
-            found = sets.get(row[0])
-            if found is None:
-                # Counted sets are of closed rounds: one not verified is reopened for a correction.
-                verified = row[4] == 1
-                found = sets[row[0]] = (row[1], row[2], row[3], verified, not verified, [], [])
-            found[5].append(row[7:])
-            if row[6] is not None:
-                found[6].append((row[6], row[5], row[8]))
-            if row[7] not in players:
-                players[row[7]] = (row[5], *people[row[5]])
+        # PostgreSQL hashes the 400,000 sums (and any results summed): at its default 4 MB they spill to
+        # disk, a quarter of the read's time.
+        unsummed = _gather(_rows(*_player_sets_sql(by_totals), big=True), sets, players, people)
+        if unsummed:
+            _gather(_rows(*_summed_sql(by_totals), big=True), sets, players, people)
         counted: dict[int, list[Any]] = {event.pk: [] for event in by_totals}
         for set_id, (event_id, number, table, verified, correcting, figures, seated) in sets.items():
+            if not figures:
+                continue  # no results in it
             tables[event_id].append((set_id, number, table, tuple(sorted(seated))))
             counted[event_id].append((number, verified, correcting, figures))
         standings = {event.pk: places_of_sets(event, counted[event.pk], players) for event in by_totals}
@@ -285,6 +305,35 @@ def _read_tables(
     return tables, standings
 
 
+def _gather(
+    rows: Iterable[tuple[Any, ...]],
+    sets: dict[int, tuple[int, int, int, bool, bool, list[Any], list[tuple[int, int, int]]]],
+    players: dict[int, tuple[int, str, str]],
+    people: dict[int, tuple[str, str]],
+) -> bool:
+    """Add rows of `_player_sets_sql` (or `_summed_sql`, for sets already met) to `sets` and `players`
+    (entry id → player record, name, club); True when a set came without stored sums."""
+    unsummed = False
+    for row in rows:
+        found = sets.get(row[0])
+        if found is None:
+            if row[1] is None:
+                continue  # a set counted only since the first statement read them
+            # Counted sets are of closed rounds: one not verified is reopened for a correction.
+            verified = row[4] == 1
+            found = sets[row[0]] = (row[1], row[2], row[3], verified, not verified, [], [])
+        entry_id = row[7]
+        if entry_id is None:
+            unsummed = True
+            continue
+        found[5].append(row[7:])
+        if row[6] is not None:
+            found[6].append((row[6], row[5], row[8]))
+        if entry_id not in players:
+            players[entry_id] = (row[5], *people[row[5]])
+    return unsummed
+
+
 def _people() -> list[tuple[int, str, str, str]]:
     return list(Player.objects.order_by().values_list("pk", "name", "membership_id", "club"))
 
@@ -298,7 +347,7 @@ def rated_sets(events: QuerySet[Event] | None = None, *, game: Game | None = Non
     (`_kept_key`), so after one event's change that event alone is read again. The official standings
     of the events of set totals read come from the same read (`standings`). Three queries whatever the
     number of sets (five with games of hands among the events read): the events, the players, then the
-    sets of the events not kept."""
+    sets of the events not kept (one more when some set has no stored sums of its version)."""
     events = events if events is not None else Event.objects.all()
     found = list(
         events.order_by().only(
