@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import calendar
 import math
+from bisect import bisect_left, bisect_right
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -58,12 +59,17 @@ def is_ranked(sets: int, *, min_sets: int) -> bool:
 
 
 def competition_ranks(values: Sequence[float], *, lower_is_better: bool) -> list[int]:
-    """Competition ranking (1, 1, 3): equal values share the better rank."""
-    ordered = sorted(values, reverse=not lower_is_better)
-    first = {}
-    for place, value in enumerate(ordered, start=1):
-        first.setdefault(value, place)
-    return [first[value] for value in values]
+    """Competition ranking (1, 1, 3): equal values share the better rank — one more than how many are
+    strictly better (found by bisecting the sorted values: a rating list ranks 100,000 tables).
+
+    >>> competition_ranks([5, 3, 5, 1], lower_is_better=False)
+    [1, 3, 1, 4]
+    """
+    ordered = sorted(values)
+    if lower_is_better:
+        return [bisect_left(ordered, value) + 1 for value in values]
+    count = len(ordered)
+    return [count - bisect_right(ordered, value) + 1 for value in values]
 
 
 @dataclass(frozen=True)

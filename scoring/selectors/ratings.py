@@ -22,6 +22,7 @@ import struct
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from operator import itemgetter
 from typing import Any
 
 from django.core.cache import cache
@@ -338,6 +339,10 @@ def _people() -> list[tuple[int, str, str, str]]:
     return list(Player.objects.order_by().values_list("pk", "name", "membership_id", "club"))
 
 
+# A kept set's round number and table number: the order its event's sets are rated in.
+ROUND_AND_TABLE = itemgetter(1, 2)
+
+
 def rated_sets(events: QuerySet[Event] | None = None, *, game: Game | None = None) -> RatedSets:
     """Every counted set of `events` (all events when None) as a match: the table's players in seat
     order, ranked by their set totals (lower is better, equal totals share), keyed by event date, event,
@@ -375,18 +380,19 @@ def rated_sets(events: QuerySet[Event] | None = None, *, game: Game | None = Non
     latest: dict[str, int] = {}
     for event in sorted(found, key=lambda event: (event.date_start, event.pk)):
         day = event.date_start.isoformat()
-        for set_id, number, table, seated in sorted(tables[event.pk], key=lambda item: (item[1], item[2])):
+        for set_id, number, table, seated in sorted(tables[event.pk], key=ROUND_AND_TABLE):
             if len(seated) < 2:
                 continue  # one player alone has no one to be ranked against
-            players = tuple([who[item[1]] for item in seated])
-            ranks = tuple(competition_ranks([item[2] for item in seated], lower_is_better=True))
+            _, records, totals = zip(*seated, strict=True)  # in seat order: player records, set totals
+            players = tuple(map(who.__getitem__, records))
+            ranks = tuple(competition_ranks(totals, lower_is_better=True))
             # The key says the event, round and table; the history keeps the set's id.
             matches.append(
                 Match(
                     key=(day, event.pk, number, table), players=players, ranks=ranks, context={"set": set_id}
                 )
             )
-            latest.update(zip(players, [item[1] for item in seated], strict=True))
+            latest.update(zip(players, records, strict=True))
     return RatedSets(matches=matches, latest_record=latest, identities=who, standings=standings)
 
 

@@ -422,7 +422,15 @@ def places_of_sets(
             if found is None:
                 figures[entry_id] = [total, 1, deals, won_set, won, doubled, worst, int(correcting)]
             else:
-                _add_set(found, total, deals, won_set, won, doubled, worst)
+                # `_add_set`, written out: 400,000 calls when the ratings read 100,000 sets.
+                found[0] += total
+                found[1] += 1
+                found[2] += deals
+                found[3] += won_set
+                found[4] += won
+                found[5] += doubled
+                if worst > found[6]:
+                    found[6] = worst
                 if correcting:
                     found[_CORRECTING] = 1
             if knockout:
