@@ -20,6 +20,7 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import date
+from operator import attrgetter
 from typing import Any
 
 from django.db import connection, transaction
@@ -30,7 +31,7 @@ from adjudication.audit import audit_record
 from ..collector import collector_paused
 from ..games import JAMAICAN, Game, game_of_preset
 from ..models import Event, PlayerRating, RatingList, RatingRule, Season
-from ..ratings import EventPlace, Match, Rating, RatingRun, season_table
+from ..ratings import EventPlace, Match, Rating, rate_table, season_table, starting_rating
 from ..selectors.ratings import (
     HISTORY_STEP,
     EventPlaces,
@@ -152,29 +153,38 @@ class _RatedRun:
 
 
 def _rated(matches: list[Match]) -> _RatedRun:
-    """Rate `matches` in key order from the start (`scoring.ratings.RatingRun`), each player's history
-    packed as it goes: one pass, no object a step but the packed bytes."""
-    run = RatingRun()
-    # Each player's latest event, its day, how many events, and their packed steps.
+    """Rate `matches` in key order from the start with the rating kernel (`scoring.ratings.rate_table`,
+    as `RatingRun` applies it), each player's history packed as it goes: one pass, no object a step but
+    the packed bytes, and each player's running figures in one list (one lookup a player a set)."""
+    start = starting_rating()
+    # Each player's μ, σ, latest event, its day, how many events, and their packed steps.
     trails: dict[Any, list[Any]] = {}
     pack = HISTORY_STEP.pack
-    for match in sorted(matches, key=lambda match: match.key):
-        mus, sigmas = run.rate(match)
+    for match in sorted(matches, key=MATCH_KEY):
         day, event = match.key[0], match.key[1]  # the event's day and id: matches come in date order
         set_id, size = match.context["set"], len(match.players)
-        for player, rank, mu, sigma in zip(match.players, match.ranks, mus, sigmas, strict=True):
+        seated = []
+        for player in match.players:
             trail = trails.get(player)
             if trail is None:
-                trail = trails[player] = [event, day, 1, []]
-            elif trail[0] != event:
-                trail[0], trail[1], trail[2] = event, day, trail[2] + 1
-            trail[3].append(pack(set_id, rank, size, mu, sigma))
+                trail = trails[player] = [start.mu, start.sigma, event, day, 1, []]
+            elif trail[2] != event:
+                trail[2], trail[3], trail[4] = event, day, trail[4] + 1
+            seated.append(trail)
+        mus, sigmas = rate_table([trail[0] for trail in seated], [trail[1] for trail in seated], match.ranks)
+        for trail, rank, mu, sigma in zip(seated, match.ranks, mus, sigmas, strict=True):
+            trail[0], trail[1] = mu, sigma
+            trail[5].append(pack(set_id, rank, size, mu, sigma))
     return _RatedRun(
-        ratings={who: Rating(run.mu[who], run.sigma[who], len(trail[3])) for who, trail in trails.items()},
-        history={player: b"".join(trail[3]) for player, trail in trails.items()},
-        events={player: trail[2] for player, trail in trails.items()},
-        last_day={player: trail[1] for player, trail in trails.items()},
+        ratings={who: Rating(trail[0], trail[1], len(trail[5])) for who, trail in trails.items()},
+        history={player: b"".join(trail[5]) for player, trail in trails.items()},
+        events={player: trail[4] for player, trail in trails.items()},
+        last_day={player: trail[3] for player, trail in trails.items()},
     )
+
+
+# The order matches are rated in.
+MATCH_KEY = attrgetter("key")
 
 
 def _rating_rows(
