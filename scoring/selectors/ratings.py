@@ -49,7 +49,8 @@ from ..page_cache import finals_passed
 from ..ratings import INACTIVE_AFTER_MONTHS, PROVISIONAL_BELOW, Match, competition_ranks, is_active, is_ranked
 from .british_standings import british_places
 from .set_sums import sums_sql
-from .standings import event_standings, official_places, places_of_sets, sql_column, sql_table
+from .sql import sql_column, sql_table
+from .standings import event_standings, official_places, places_of_sets
 
 # Part of every fingerprint: a change to how ratings are computed makes every stored list out of date.
 RATING_METHOD = "openskill 6.2 BradleyTerryFull defaults; counted sets in date, round, table order; v2 a game"

@@ -1,7 +1,7 @@
 """Each player's figures in a set, summed from its results: the one statement that sums them, for the
 sets a subquery selects (`sums_sql`), used where a set changes (`services.guards.set_changed` stores
-them as `SetSums`) and where the ratings read sets with no stored sums of their current version
-(`selectors.ratings`).
+them as `SetSums`) and where the standings and the ratings read sets with no stored sums of their
+current version (`selectors.standings`, `selectors.ratings`).
 
 The figures are those the standings add up per set (`standings.places_of_sets`): total, worst deal,
 scored deals, deals the player went out in, and of those the doubled ones. Void deals count for
@@ -10,7 +10,7 @@ nothing (R19)."""
 from __future__ import annotations
 
 from ..models import Deal, DealResult
-from .standings import sql_column, sql_table
+from .sql import sql_column, sql_table
 
 # The columns `sums_sql` gives, in order.
 SUMS_COLUMNS = ("set_id", "entry_id", "total", "worst", "deals", "won", "doubled")

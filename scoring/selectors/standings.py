@@ -23,7 +23,7 @@ from django.db.models import Count, F, Max, Q, Sum
 from adjudication.engine.rules import DEALS_PER_SET
 
 from ..games import game_of
-from ..models import TIEBREAKS, Deal, DealResult, Entry, Event, GameSet, Player, Round, Table
+from ..models import TIEBREAKS, DealResult, Entry, Event, GameSet, Player, Round, SetSums, Table
 from .british_standings import (
     BRITISH_KNOCKOUT_FIELDS,
     COLLECTED_KNOCKOUT_FIELDS,
@@ -31,6 +31,8 @@ from .british_standings import (
     PLACEMENT_FIELDS,
     british_standings,
 )
+from .set_sums import sums_sql
+from .sql import sql_column, sql_table
 from .standings_scope import StandingsScope, standings_scope
 
 STANDINGS_FIELDS = (
@@ -148,16 +150,6 @@ def rank(rows: list[dict[str, Any]], key) -> list[dict[str, Any]]:
     return rows
 
 
-def sql_table(model) -> str:
-    """A model's table, quoted for a statement written out (`_standings_sql`, the ratings' read)."""
-    return connection.ops.quote_name(model._meta.db_table)
-
-
-def sql_column(alias: str, model, name: str) -> str:
-    """A model field's column under a table alias, quoted for a statement written out."""
-    return f"{alias}.{connection.ops.quote_name(model._meta.get_field(name).column)}"
-
-
 def _standings_sql(
     *,
     event_id: int | None,
@@ -176,9 +168,9 @@ def _standings_sql(
     or reopened for a correction; official, one round — that round's verified sets, and a reopened
     one when the round has closed; provisional — every set with a scored deal.
 
-    `scored` is the only pass over the results (one row per counted result); `per_set` sums them per
-    (set, player), grouped by two integer columns — and sorted to be grouped, so every column a result
-    row carries into it costs time: what is the same for a whole set is left to `sets`. `sets` finds
+    `per_set` is each (set, player)'s figures, as stored when the set last changed (`SetSums`, six
+    thousand rows for a 1,024-player event of six rounds, against 55,000 results) while they are of
+    the set's version, else summed from the set's results (`set_sums.sums_sql`). `sets` finds
     each set's lowest total, whether the set is complete — R20: won after its nine scored deals (a
     verified set is complete by decision), equal lowest totals share the win — and whether it is
     being corrected. The rest adds the sets up per player and joins the
@@ -190,13 +182,10 @@ def _standings_sql(
     reopened = f"{closed} AND {col('g', GameSet, 'corrected_after_verification')}"
     if round_ids is not None:
         # Several events' official standings at once: the rounds each one counts (rounds 1…N, closed).
-        where = [
-            f"ro.id IN ({', '.join(['%s'] * len(round_ids)) or 'NULL'})",
-            f"NOT {col('d', Deal, 'void')}",
-        ]
+        where = [f"ro.id IN ({', '.join(['%s'] * len(round_ids)) or 'NULL'})"]
         params: list[Any] = list(round_ids)
     else:
-        where = [f"{col('ro', Round, 'event')} = %s", f"NOT {col('d', Deal, 'void')}"]
+        where = [f"{col('ro', Round, 'event')} = %s"]
         params = [event_id]
     if not provisional:
         # A closed round stays closed: its reopened set counts with its entries as they stand.
@@ -208,10 +197,22 @@ def _standings_sql(
     if round_number is not None:
         where.append(f"{col('ro', Round, 'number')} = %s")
         params.append(round_number)
-    went_out = f"{col('d', Deal, 'out')} = {col('r', DealResult, 'entry')}"
-    # PostgreSQL guesses nearly one (set, player) group per result and then sorts them all on disk;
-    # behind this fence it guesses a few thousand and aggregates in memory (SQLite needs no fence).
-    fence = " OFFSET 0" if connection.vendor == "postgresql" else ""
+    # The counted sets: their figures as stored when each last changed (`SetSums`, of the set's current
+    # version), and summed from the results for any set without them (written around the services).
+    sets_of_rounds = f"""
+        FROM {table(GameSet)} g
+        JOIN {table(Table)} t ON t.id = {col("g", GameSet, "table")}
+        JOIN {table(Round)} ro ON ro.id = {col("t", Table, "round")}
+    """
+    counted = " AND ".join(where)
+    current = f"{col('f', SetSums, 'game_set')} = g.id AND {col('f', SetSums, 'set_version')} = " + col(
+        "g", GameSet, "version"
+    )
+    stored = ", ".join(f"{col('f', SetSums, name)} AS {alias}" for name, alias in _SUMS)
+    unsummed = f"""
+        SELECT g.id {sets_of_rounds}
+        WHERE {counted} AND NOT EXISTS (SELECT 1 FROM {table(SetSums)} f WHERE {current})
+    """
 
     def figures(only_last: bool = False) -> str:
         def of(value: str) -> str:
@@ -235,21 +236,9 @@ def _standings_sql(
         players AS (SELECT j.entry_id, {figures()}, MAX(j.correcting) FROM judged j GROUP BY j.entry_id)"""
     sql = f"""
         WITH per_set AS (
-            SELECT set_id, entry_id, SUM(penalty) AS total, MAX(penalty) AS worst, COUNT(*) AS deals,
-                   SUM(won) AS won, SUM(doubled) AS doubled
-            FROM (
-                SELECT {col("d", Deal, "game_set")} AS set_id, {col("r", DealResult, "entry")} AS entry_id,
-                       {col("r", DealResult, "penalty")} AS penalty,
-                       CASE WHEN {went_out} THEN 1 ELSE 0 END AS won,
-                       CASE WHEN {went_out} AND {col("d", Deal, "doubled")} THEN 1 ELSE 0 END AS doubled
-                FROM {table(DealResult)} r
-                JOIN {table(Deal)} d ON d.id = {col("r", DealResult, "deal")}
-                JOIN {table(GameSet)} g ON g.id = {col("d", Deal, "game_set")}
-                JOIN {table(Table)} t ON t.id = {col("g", GameSet, "table")}
-                JOIN {table(Round)} ro ON ro.id = {col("t", Table, "round")}
-                WHERE {" AND ".join(where)}{fence}
-            ) scored
-            GROUP BY set_id, entry_id
+            SELECT {stored} {sets_of_rounds} JOIN {table(SetSums)} f ON {current} WHERE {counted}
+            UNION ALL
+            SELECT set_id, entry_id, total, worst, deals, won, doubled FROM ({sums_sql(unsummed)}) a
         ),
         sets AS (
             SELECT s.set_id, {col("ro", Round, "number")} AS round, MIN(s.total) AS lowest,
@@ -273,8 +262,14 @@ def _standings_sql(
         JOIN {table(Entry)} e ON e.id = a.entry_id
         JOIN {table(Player)} p ON p.id = {col("e", Entry, "player")}
     """
-    return sql, [*params, GameSet.Status.VERIFIED, DEALS_PER_SET, GameSet.Status.VERIFIED]
+    return sql, [*params, *params, GameSet.Status.VERIFIED, DEALS_PER_SET, GameSet.Status.VERIFIED]
 
+
+# A set's stored sums (`SetSums`) as `per_set` names them.
+_SUMS = (
+    ("game_set", "set_id"), ("entry", "entry_id"), ("total", "total"), ("worst", "worst"), ("deals", "deals"),
+    ("won", "won"), ("doubled", "doubled"),
+)  # fmt: skip
 
 _STATS = ("total", "sets", "deals", "sets_won", "deals_won", "doubled_outs", "worst_deal")
 _SETS = _STATS.index("sets")

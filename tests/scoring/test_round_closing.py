@@ -95,7 +95,7 @@ def test_a_reopened_set_of_a_closed_round_keeps_counting_as_it_stands_being_corr
     round1.refresh_from_db()
     assert round1.is_closed  # a closed round stays closed
     # The correction under way: deal 9 taken out; the set counts with its entries as they stand.
-    Deal.objects.filter(game_set=second, number=9).delete()
+    services.deal_delete(deal=Deal.objects.get(game_set=second, number=9), user=director, reason="misread")
     view = standings(event, with_ids=True)
     assert view.scope.after_round == 1
     assert view.scope.corrections() == ["round 1, table 2: being corrected"]

@@ -1,6 +1,7 @@
 """Each set's stored sums (`SetSums`): written with every change to the set, at its new version, always
-equal to its results summed; the ratings read them while they are of the set's version and sum the
-results of any other set themselves; the migration that added them summed every existing set."""
+equal to its results summed; the standings and the ratings read them while they are of the set's version
+and sum the results of any other set themselves; the migration that added them summed every existing
+set."""
 
 from __future__ import annotations
 
@@ -12,9 +13,10 @@ from django.db import connection
 
 from adjudication import services as rulings
 from scoring import services
-from scoring.models import GameSet, SetSums
+from scoring.models import Event, GameSet, Round, SetSums
 from scoring.selectors.ratings import rated_sets
 from scoring.selectors.set_sums import sums_sql
+from scoring.selectors.standings import official_places, standings
 from scoring.services.guards import store_sums_of_sets
 from tests.conftest import FOUR, migrated_to, new_event, nine, played_deals, seated_table
 
@@ -109,6 +111,52 @@ def test_the_ratings_read_current_sums_and_sum_every_other_set_themselves(event,
     turned = matches()
     assert turned != read
     assert [ranks for _, ranks in turned if ranks not in [ranks for _, ranks in read]]
+
+
+VIEWS = ("official", "provisional", "one round", "several events at once")
+
+
+def standings_rows(event: Event, view: str) -> list[tuple]:
+    """The event's standings in `view`: who, total, sets won, deals, place."""
+    event = Event.objects.get(pk=event.pk)
+    if view == "several events at once":  # as the ratings read other events' places
+        rounds = {event.pk: [rnd.pk for rnd in Round.objects.filter(event=event)]}
+        rows = official_places([event], rounds)[event.pk]
+    else:
+        options = {"official": {}, "provisional": {"provisional": True}, "one round": {"round_number": 1}}
+        rows = standings(event, **options[view]).rows
+    return [(row["player"], row["total"], row["sets_won"], row["deals"], row["place"]) for row in rows]
+
+
+@pytest.mark.parametrize("view", VIEWS)
+def test_the_standings_read_current_sums_and_sum_every_other_set_themselves(
+    event, round1, director, played, view
+):
+    other = seated_table(round1, ("Eve", "Fay", "Gus", "Hal"), director, number=2)
+    played_deals(other, nine({"Eve": 10, "Fay": 20, "Gus": 30, "Hal": 40}))  # no sums: written directly
+    services.set_verify(game_set=played, user=director)
+    assert SetSums.objects.filter(game_set=played).exists() and not SetSums.objects.filter(game_set=other)
+    read = standings_rows(event, view)
+    assert len(read) == 8 and ("Eve", 10, 1, 9, read[[row[0] for row in read].index("Eve")][4]) in read
+    # Summed from the results when nothing is stored: the same standings.
+    kept = list(SetSums.objects.all())
+    SetSums.objects.all().delete()
+    assert standings_rows(event, view) == read
+    # Sums of an older version are passed over, whatever they say.
+    played.refresh_from_db()
+    for row in kept:
+        row.pk, row.set_version, row.total = None, played.version - 1, 1000 - row.total
+    SetSums.objects.bulk_create(kept)
+    assert standings_rows(event, view) == read
+    # Sums of the set's version are what is read: turned upside down, they are the totals shown.
+    SetSums.objects.filter(game_set=played).update(set_version=played.version)
+    turned = {row[0]: row[1] for row in standings_rows(event, view)}
+    assert {name: turned[name] for name in FOUR} == {
+        name: 1000 - total for name, total, *_ in read if name in FOUR
+    }
+    assert {name: turned[name] for name in ("Eve", "Fay", "Gus", "Hal")} == {
+        "Eve": 10, "Fay": 20, "Gus": 30, "Hal": 40
+    }  # fmt: skip
 
 
 def test_a_bulk_load_stores_the_sums_of_all_its_sets_at_each_sets_version(round1, director, played):
