@@ -131,14 +131,11 @@ def _insert(rows: list[PlayerRating]) -> None:
 
 
 def _copy(cursor, sql: str, values: list[tuple[Any, ...]]) -> None:
-    """Stream `values` into PostgreSQL with `sql` (a COPY … FROM STDIN; psycopg's `Cursor.copy`), logged
-    beside the statements Django logs (its debug log and query counters see only those it runs)."""
-    started = time.perf_counter()
+    """Stream `values` into PostgreSQL with `sql` (a COPY … FROM STDIN; psycopg's `Cursor.copy`, which
+    Django's debug cursor logs as one statement)."""
     with cursor.copy(sql) as copy:
         for row in values:
             copy.write_row(row)
-    if connection.queries_logged:
-        connection.queries_log.append({"sql": sql, "time": f"{time.perf_counter() - started:.3f}"})
 
 
 @dataclass(frozen=True)
