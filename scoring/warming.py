@@ -157,7 +157,11 @@ def _pending_key(event_id: int) -> str:
     return f"kalooki:warm-pending:{event_id}"
 
 
-@task()
+# Below a director's jobs (a pack to print, an import): the worker takes those first when both wait.
+WARM_PRIORITY = -10
+
+
+@task(priority=WARM_PRIORITY)
 def warm_pages(event_id: int, entry_ids: list[int] | None = None) -> None:
     """The worker's side of `queue_warm`. A players' warm makes the pages of every player whose warm is
     still waiting (`entry_ids` among them), so a desk saving fast costs the worker one warm, not one a
@@ -173,7 +177,7 @@ def warm_pages(event_id: int, entry_ids: list[int] | None = None) -> None:
     warm(event_id, entry_ids)
 
 
-@task()
+@task(priority=WARM_PRIORITY)
 def warm_pages_ahead(round_id: int, wanted: int) -> None:
     """The worker's side of `queue_warm_ahead`: a warm asked for before the last one is left to it."""
     try:

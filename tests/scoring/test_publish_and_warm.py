@@ -343,3 +343,27 @@ def test_the_players_warms_still_waiting_are_made_by_the_first(
         with django_assert_num_queries(0):
             assert client.get(url("player", event, entry_id=entry.pk)).status_code == 200
     assert page_cache.rush_renders() == renders
+
+
+@pytest.mark.redis
+def test_a_directors_job_is_taken_before_the_pages_waiting_to_be_made(
+    shared, seated, director, first_deal_at, django_capture_on_commit_callbacks
+):
+    from scoring import background
+    from scoring.models import BackgroundJob
+
+    event = seated.event
+    services.round_publish(round=seated, user=director)
+    first_deal_at(seated.tables.get(number=1))  # the table's players' pages queued to be made again
+    assert warm_tasks()
+    with django_capture_on_commit_callbacks(execute=True):
+        job = background.start(
+            event=event,
+            user=director,
+            kind=BackgroundJob.Kind.ROUND_PACK,
+            params={"round": 1, "completed": False},
+        )
+    # The worker takes the ready task of highest priority first: the pack asked for after the warms.
+    taken = DBTaskResult.objects.ready().first()
+    assert taken.task_path == "scoring.background.run_job" and taken.args_kwargs["args"][0] == job.pk
+    assert DBTaskResult.objects.ready().filter(task_path__startswith="scoring.warming.").count() >= 1
