@@ -42,6 +42,9 @@ class QueryCount:
 
 
 def counted(function: Callable[[], Any]) -> tuple[QueryCount, Any]:
+    # Django keeps the last 9,000 statements: once that log is full its length no longer grows, and
+    # a capture started then would count none (the ratings after the other sections read 0).
+    connection.queries_log.clear()
     with CaptureQueriesContext(connection) as captured:
         result = function()
     return QueryCount(tuple(query["sql"] for query in captured.captured_queries)), result

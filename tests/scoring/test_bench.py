@@ -195,3 +195,16 @@ def test_the_machine_is_described(small_run):
     assert info["weasyprint"]
     assert isinstance(info["harfbuzz_subset"], bool)
     assert info["load_tool"] in {"wrk", "python"}
+
+
+@pytest.mark.django_db
+def test_a_count_of_queries_is_right_after_django_kept_its_most_statements():
+    from django.db import connection
+
+    from scoring.bench.queries import counted
+    from scoring.models import Event
+
+    log = connection.queries_log
+    log.extend({"sql": "SELECT 1", "time": "0.000"} for _ in range(log.maxlen))
+    count, _ = counted(lambda: list(Event.objects.all()))
+    assert count.total == 1
