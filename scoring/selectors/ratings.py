@@ -48,7 +48,7 @@ from ..models import (
 from ..page_cache import finals_passed
 from ..ratings import INACTIVE_AFTER_MONTHS, PROVISIONAL_BELOW, Match, competition_ranks, is_active, is_ranked
 from .british_standings import british_places
-from .set_sums import sums_sql
+from .set_sums import SUMS_COLUMNS, current_sums, stored_sums_sql, sums_sql
 from .sql import sql_column, sql_table
 from .standings import event_standings, official_places, places_of_sets
 
@@ -173,10 +173,6 @@ def _rows(sql: str, params: Sequence[Any], *, big: bool = False) -> list[tuple[A
         return cursor.fetchall()
 
 
-# The `SetSums` figures a set's row carries, in the order `places_of_sets` reads them.
-FIGURES = ("entry", "total", "worst", "deals", "won", "doubled")
-
-
 def _player_sets_sql(events: list[Event]) -> tuple[str, list[Any]]:
     """One statement giving, for each counted set of `events` (closed rounds 1…N; verified or reopened),
     each player's stored figures in it: set, event, round number, table number, whether the set is
@@ -195,11 +191,11 @@ def _player_sets_sql(events: list[Event]) -> tuple[str, list[Any]]:
         SELECT g.id, {col("ro", Round, "event")}, {col("ro", Round, "number")}, {col("t", Table, "number")},
                CASE WHEN {col("g", GameSet, "status")} = %s THEN 1 ELSE 0 END,
                {col("e", Entry, "player")}, {col("s", Seat, "position")},
-               {", ".join(col("f", SetSums, name) for name in FIGURES)}
+               {stored_sums_sql("f", SUMS_COLUMNS[1:])}
         FROM {table(GameSet)} g
         JOIN {table(Table)} t ON t.id = {col("g", GameSet, "table")}
         JOIN {table(Round)} ro ON ro.id = {col("t", Table, "round")}
-        LEFT JOIN {table(SetSums)} f ON {_current_sums("f", "g")}
+        LEFT JOIN {table(SetSums)} f ON {current_sums("f", "g")}
         LEFT JOIN {table(Entry)} e ON e.id = {col("f", SetSums, "entry")}
         LEFT JOIN {table(Seat)} s ON {_seat_of("s", "e", "g")}
         WHERE g.id IN ({{counted}})
@@ -216,7 +212,7 @@ def _summed_sql(events: list[Event]) -> tuple[str, list[Any]]:
     without_current = f"""
         SELECT c.id FROM {table(GameSet)} c
         WHERE c.id IN ({{counted}})
-          AND NOT EXISTS (SELECT 1 FROM {table(SetSums)} f WHERE {_current_sums("f", "c")})
+          AND NOT EXISTS (SELECT 1 FROM {table(SetSums)} f WHERE {current_sums("f", "c")})
     """
     # The columns of `_player_sets_sql`'s rows; what is the same for the whole set is read there.
     sql = f"""
@@ -229,14 +225,6 @@ def _summed_sql(events: list[Event]) -> tuple[str, list[Any]]:
         ORDER BY a.set_id
     """
     return _with_counted(sql, events)
-
-
-def _current_sums(sums: str, game_set: str) -> str:
-    """The condition joining a set (alias `game_set`) to its stored sums (`sums`) of its current version."""
-    return (
-        f"{sql_column(sums, SetSums, 'game_set')} = {game_set}.id"
-        f" AND {sql_column(sums, SetSums, 'set_version')} = {sql_column(game_set, GameSet, 'version')}"
-    )
 
 
 def _seat_of(seat: str, entry: str, game_set: str) -> str:

@@ -31,7 +31,7 @@ from .british_standings import (
     PLACEMENT_FIELDS,
     british_standings,
 )
-from .set_sums import sums_sql
+from .set_sums import current_sums, stored_sums_sql, sums_sql
 from .sql import sql_column, sql_table
 from .standings_scope import StandingsScope, standings_scope
 
@@ -205,10 +205,7 @@ def _standings_sql(
         JOIN {table(Round)} ro ON ro.id = {col("t", Table, "round")}
     """
     counted = " AND ".join(where)
-    current = f"{col('f', SetSums, 'game_set')} = g.id AND {col('f', SetSums, 'set_version')} = " + col(
-        "g", GameSet, "version"
-    )
-    stored = ", ".join(f"{col('f', SetSums, name)} AS {alias}" for name, alias in _SUMS)
+    current = current_sums("f", "g")
     unsummed = f"""
         SELECT g.id {sets_of_rounds}
         WHERE {counted} AND NOT EXISTS (SELECT 1 FROM {table(SetSums)} f WHERE {current})
@@ -236,9 +233,9 @@ def _standings_sql(
         players AS (SELECT j.entry_id, {figures()}, MAX(j.correcting) FROM judged j GROUP BY j.entry_id)"""
     sql = f"""
         WITH per_set AS (
-            SELECT {stored} {sets_of_rounds} JOIN {table(SetSums)} f ON {current} WHERE {counted}
-            UNION ALL
-            SELECT set_id, entry_id, total, worst, deals, won, doubled FROM ({sums_sql(unsummed)}) a
+            SELECT {stored_sums_sql("f")} {sets_of_rounds}
+            JOIN {table(SetSums)} f ON {current} WHERE {counted}
+            UNION ALL {sums_sql(unsummed)}
         ),
         sets AS (
             SELECT s.set_id, {col("ro", Round, "number")} AS round, MIN(s.total) AS lowest,
@@ -264,12 +261,6 @@ def _standings_sql(
     """
     return sql, [*params, *params, GameSet.Status.VERIFIED, DEALS_PER_SET, GameSet.Status.VERIFIED]
 
-
-# A set's stored sums (`SetSums`) as `per_set` names them.
-_SUMS = (
-    ("game_set", "set_id"), ("entry", "entry_id"), ("total", "total"), ("worst", "worst"), ("deals", "deals"),
-    ("won", "won"), ("doubled", "doubled"),
-)  # fmt: skip
 
 _STATS = ("total", "sets", "deals", "sets_won", "deals_won", "doubled_outs", "worst_deal")
 _SETS = _STATS.index("sets")
