@@ -2,12 +2,15 @@
 worker makes every page the hall will open — the standings views, every player's page and their
 "where do I sit", the round's seating list — so the first phone finds it ready in Redis
 (`scoring.page_cache`, "the rush's pages"). A deal recorded or a set verified makes again only that
-table's players' pages and the standings views. Without a shared cache (REDIS_URL) there is nowhere
-every app server could read them from, and nothing is queued.
+table's players' pages and the standings views, two seconds later, with those of every save meanwhile
+(a busy desk costs the worker a warm every two seconds, not one a save). Without a shared cache
+(REDIS_URL) there is nowhere every app server could read them from, and nothing is queued.
 
 Each page is asked for through the whole middleware stack, as a phone would ask (anonymous, no
-cookie): a page still good is read back from Redis at once, a stale one is made and stored. The last
-warm of each event is kept in the cache (`last_warm`): how many pages and how long.
+cookie), but for the player pages the cache already holds as a phone would be served them (read from
+their small marks, `rush_pages_ready`: after publishing, those made ahead of it): a page still good is
+read back from Redis at once, a stale one is made and stored. The last warm of each event is kept in
+the cache (`last_warm`): how many pages, how many were asked for and how long.
 
 Seating a round (or changing the seating of one not yet published) has the worker make the same pages
 ahead, as they will read once the round is published (`warm_ahead`), while the director reviews it:
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -27,12 +31,13 @@ from django.core.handlers.base import BaseHandler
 from django.db import transaction
 from django.test import RequestFactory
 from django.urls import reverse
+from django.utils import timezone
 from django_tasks import task
 
 from kalooki_tournament.shared_cache import CacheUnavailable
 
 from .models import Entry, Event, Round
-from .page_cache import AHEAD, RUSH_PATH, WARMING, is_shared
+from .page_cache import AHEAD, RUSH_PATH, WARMING, is_shared, rush_pages_ready
 from .selectors.publication import as_published
 from .selectors.tables import event_round_numbers
 
@@ -90,10 +95,11 @@ def warm(
     entry_ids = None if entry_ids is None else list(entry_ids)
     event = Event.objects.get(pk=event_id)
     paths = warm_paths(event, entry_ids)
-    failed = _ask_for(paths, {WARMING: True}, progress)
+    asked, failed = _ask_for(paths, {WARMING: True}, progress)
     outcome = {
         "event": event_id,
         "pages": len(paths),
+        "asked": asked,
         "players": None if entry_ids is None else len(list(entry_ids)),
         "failed": failed,
         "seconds": round(time.perf_counter() - started, 3),
@@ -104,18 +110,23 @@ def warm(
     return outcome
 
 
-def _ask_for(paths: list[str], meta: dict[str, Any], progress: Callable[[int, int], None] | None) -> int:
-    """Ask for each page through the middleware stack, as an anonymous phone would; how many failed."""
+def _ask_for(
+    paths: list[str], meta: dict[str, Any], progress: Callable[[int, int], None] | None
+) -> tuple[int, int]:
+    """Ask for each page through the middleware stack, as an anonymous phone would, but for those
+    already stored as a reader would be served them (`rush_pages_ready`: after a warm ahead of
+    publishing, every player's); (how many were asked for, how many of those failed)."""
     handler = BaseHandler()
     handler.load_middleware()
     factory = RequestFactory(HTTP_HOST=_host())
+    ready = rush_pages_ready(paths, ahead_of=meta.get(AHEAD))
     failed = 0
     for done, path in enumerate(paths, start=1):
-        if handler.get_response(factory.get(path, **meta)).status_code != 200:
+        if path not in ready and handler.get_response(factory.get(path, **meta)).status_code != 200:
             failed += 1
         if progress and done % 64 == 0:
             progress(done, len(paths))
-    return failed
+    return len(paths) - len(ready), failed
 
 
 def warm_ahead(round_id: int, *, progress: Callable[[int, int], None] | None = None) -> dict[str, Any] | None:
@@ -131,10 +142,11 @@ def warm_ahead(round_id: int, *, progress: Callable[[int, int], None] | None = N
         # The rush's pages alone: the standings views are kept by the results generation, which the
         # publishing moves on whatever was made before it.
         paths = [path for path in warm_paths(rnd.event) if RUSH_PATH.match(path)]
-        failed = _ask_for(paths, {WARMING: True, AHEAD: rnd.pk}, progress)
+        asked, failed = _ask_for(paths, {WARMING: True, AHEAD: rnd.pk}, progress)
     outcome = {
         "round": rnd.pk,
         "pages": len(paths),
+        "asked": asked,
         "failed": failed,
         "seconds": round(time.perf_counter() - started, 3),
         "finished": time.time(),
@@ -157,17 +169,30 @@ def _pending_key(event_id: int) -> str:
     return f"kalooki:warm-pending:{event_id}"
 
 
+def _due_key(event_id: int) -> str:
+    return f"kalooki:warm-due:{event_id}"
+
+
 # Below a director's jobs (a pack to print, an import): the worker takes those first when both wait.
 WARM_PRIORITY = -10
+# A players' warm is made this long after the save that asked for it, with every save's players asked
+# for meanwhile: a desk entering sheets deal by deal costs the worker one warm of the standings views
+# and the tables' pages in this time, not one a save. A phone asking sooner is sent the page made
+# afresh, never the old one.
+WARM_AFTER_SAVE_SECONDS = 2.0
+# A players' warm counts as due for at most this long (should its task be lost, the next save asks again).
+DUE_SECONDS = 60
 
 
 @task(priority=WARM_PRIORITY)
 def warm_pages(event_id: int, entry_ids: list[int] | None = None) -> None:
     """The worker's side of `queue_warm`. A players' warm makes the pages of every player whose warm is
     still waiting (`entry_ids` among them), so a desk saving fast costs the worker one warm, not one a
-    save; the warms after it find nothing left and end at once."""
+    save; a warm queued beside it finds nothing left and ends at once."""
     if entry_ids is not None:
         try:
+            # A save from now on has the next warm queued: this one may already have read its players.
+            cache.delete(_due_key(event_id))
             entry_ids = sorted(cache.get(_pending_key(event_id)) or [])
             cache.delete(_pending_key(event_id))
         except CacheUnavailable:
@@ -207,19 +232,25 @@ def queue_warm_ahead(round_id: int) -> None:
 
 
 def queue_warm(event_id: int, entry_ids: Iterable[int] | None = None) -> None:
-    """Have the worker make the event's pages (or these players' and the standings views) once the
-    current transaction commits; nothing without a shared cache."""
+    """Have the worker make the event's pages once the current transaction commits, or these players'
+    and the standings views `WARM_AFTER_SAVE_SECONDS` later with those of every save meanwhile (one
+    warm queued for them all); nothing without a shared cache."""
     if not is_shared():
         return
     ids = None if entry_ids is None else sorted(entry_ids)
 
     def enqueue() -> None:
-        if ids is not None:
-            try:
-                waiting = set(cache.get(_pending_key(event_id)) or ())
-                cache.set(_pending_key(event_id), sorted(waiting | set(ids)), None)
-            except CacheUnavailable:
-                return
-        warm_pages.enqueue(event_id, ids)
+        if ids is None:
+            warm_pages.enqueue(event_id, None)
+            return
+        try:
+            waiting = set(cache.get(_pending_key(event_id)) or ())
+            cache.set(_pending_key(event_id), sorted(waiting | set(ids)), None)
+            first = cache.add(_due_key(event_id), True, DUE_SECONDS)
+        except CacheUnavailable:
+            return
+        if first:
+            due = timezone.now() + timedelta(seconds=WARM_AFTER_SAVE_SECONDS)
+            warm_pages.using(run_after=due).enqueue(event_id, ids)
 
     transaction.on_commit(enqueue)

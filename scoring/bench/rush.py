@@ -10,8 +10,9 @@ timed on a quiet server (`save_quiet_median_ms`). Then the round is made public 
 each player's "where do I sit" (the fragment a phone that follows them reads) and, every eighth
 player, the round's whole seating list — what the hall opens when a round goes up — while a director
 keeps recording deals of the new round through `deal_record` (`save_*`: every save's time; the limit
-is three times the quiet median or 150 ms, whichever is larger). On SQLite, or without Redis, the
-section says it needs PostgreSQL + Redis and measures nothing.
+is three times the quiet median or 150 ms, whichever is larger). Every request says what a phone's
+browser says of encodings (`PHONE_HEADERS`): the pages kept are sent compressed. On SQLite, or
+without Redis, the section says it needs PostgreSQL + Redis and measures nothing.
 
 wrk reports each server's percentiles; `p99_ms` is the larger of the two (percentiles do not add up).
 """
@@ -57,6 +58,8 @@ RUSH_SAVES = 125
 SAVE_LIMIT_FLOOR_MS = 150.0
 SAVE_LIMIT_TIMES_QUIET = 3.0
 SEATING_EVERY = 8
+# What every phone's browser sends (the static file's run sends it too): pages come compressed.
+PHONE_HEADERS = {"Accept-Encoding": "gzip, deflate, br"}
 
 LUA = """-- The rush (scoring/bench/rush.py): every player's page and "where do I sit", in turn.
 local paths = {%s}
@@ -161,6 +164,7 @@ def _both(servers, path_or_script, *, seconds: float, connections: int, script: 
                 servers[index].url(path_or_script),
                 seconds=seconds,
                 connections=max(1, connections // len(servers)),
+                headers=PHONE_HEADERS,
                 script=str(script) if script else None,
                 script_args=(str(offsets[index]),) if script else (),
             )
@@ -318,6 +322,8 @@ def measure(context: BenchContext) -> dict[str, Any]:
         # The worker's warm of every page after publishing (2 pages a player, the standings views, the list).
         "warm_s": warmed["seconds"] if warmed else None,
         "warm_pages": warmed["pages"] if warmed else None,
+        # Of those, how many the warm asked for (the others were ready, made ahead of publishing).
+        "warm_pages_made": warmed.get("asked") if warmed else None,
         "warm_finished_within_rush": bool(warmed) and warmed["seconds"] <= rush_seconds,
         # The worker's warm ahead of publishing, while the seating was reviewed (the rush's pages).
         "ahead_warm_s": ahead["seconds"] if ahead else None,

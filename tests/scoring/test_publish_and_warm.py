@@ -4,6 +4,7 @@ page is read from Redis without a database row; a deal recorded re-warms only it
 
 from __future__ import annotations
 
+import gzip
 import re
 import time
 from datetime import timedelta
@@ -266,6 +267,33 @@ def test_pages_made_ahead_of_publishing_are_served_from_its_commit_and_never_bef
 
 
 @pytest.mark.redis
+def test_a_warm_asks_only_for_the_pages_not_ready_as_a_phone_would_be_served_them(
+    shared, seated, director, client, django_capture_on_commit_callbacks
+):
+    event = seated.event
+    assert warming.warm_ahead(seated.pk)["asked"] == 2 * 8 + 1
+    # Asked again with nothing changed: every page is ready as it was made.
+    assert warming.warm_ahead(seated.pk)["asked"] == 0
+    with django_capture_on_commit_callbacks(execute=True):
+        services.round_publish(round=seated, user=director)
+    # After publishing, the standings views alone: the player pages and the list were made ahead.
+    done = warming.warm(event.pk)
+    assert done["pages"] == 3 + 2 * 8 + 1 and done["asked"] == 3 and done["failed"] == 0
+    # One player's pages out of date: theirs again; the event's stamp moved: every page again.
+    ann = Entry.objects.get(event=event, player__name="Ann")
+    page_cache.pages_moved(event.pk, [ann.pk])
+    assert warming.warm(event.pk)["asked"] == 3 + 2
+    page_cache.pages_moved(event.pk)
+    assert warming.warm(event.pk)["asked"] == 3 + 2 * 8 + 1
+    renders = page_cache.rush_renders()
+    # A phone accepts gzip and is sent the page compressed as it was kept; anyone else, as made.
+    zipped = client.get(url("player", event, entry_id=ann.pk), HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+    plain = client.get(url("player", event, entry_id=ann.pk))
+    assert zipped["Content-Encoding"] == "gzip" and gzip.decompress(zipped.content) == plain.content
+    assert page_cache.rush_renders() == renders
+
+
+@pytest.mark.redis
 def test_a_seating_changed_after_the_pages_were_made_ahead_is_shown_as_changed(
     shared, seated, director, client, django_capture_on_commit_callbacks
 ):
@@ -325,36 +353,49 @@ def first_deal_at(director, example_sheet, rename_sheet, django_capture_on_commi
 
 
 @pytest.mark.redis
-def test_the_players_warms_still_waiting_are_made_by_the_first(
-    shared, seated, director, client, first_deal_at, django_assert_num_queries
+def test_the_saves_of_two_seconds_are_warmed_by_one_warm_queued_after_the_first(
+    shared,
+    seated,
+    director,
+    client,
+    first_deal_at,
+    django_assert_num_queries,
+    django_capture_on_commit_callbacks,
 ):
     event = seated.event
     services.round_publish(round=seated, user=director)
     warming.warm(event.pk)
-    # A deal at each table, one save after the other: two warms queued before the worker takes one.
+    warms = DBTaskResult.objects.filter(task_path="scoring.warming.warm_pages")
+    started = timezone.now()
+    # A deal at each table, one save after the other: one warm queued, due two seconds after the first.
     for table in seated.tables.order_by("number"):
         first_deal_at(table)
-    first, second = warm_tasks()[-2:]
-    assert first[1] != second[1]
-    # The first warm makes both tables' players' pages (the second then finds nothing left).
-    warming.warm_pages.call(*first)
+    (queued,) = warms.all()
+    assert queued.run_after >= started + timedelta(seconds=warming.WARM_AFTER_SAVE_SECONDS)
+    assert not warms.ready().exists()
+    # It makes both tables' players' pages.
+    warming.warm_pages.call(*queued.args_kwargs["args"])
     renders = page_cache.rush_renders()
     for entry in Entry.objects.filter(event=event):
         with django_assert_num_queries(0):
             assert client.get(url("player", event, entry_id=entry.pk)).status_code == 200
     assert page_cache.rush_renders() == renders
+    # A save after that warm started has the next one queued.
+    with django_capture_on_commit_callbacks(execute=True):
+        warming.queue_warm(event.pk, [entry.pk])
+    assert warms.count() == 2
 
 
 @pytest.mark.redis
 def test_a_directors_job_is_taken_before_the_pages_waiting_to_be_made(
-    shared, seated, director, first_deal_at, django_capture_on_commit_callbacks
+    shared, seated, director, django_capture_on_commit_callbacks
 ):
     from scoring import background
     from scoring.models import BackgroundJob
 
     event = seated.event
-    services.round_publish(round=seated, user=director)
-    first_deal_at(seated.tables.get(number=1))  # the table's players' pages queued to be made again
+    with django_capture_on_commit_callbacks(execute=True):
+        services.round_publish(round=seated, user=director)  # every page queued to be made
     assert warm_tasks()
     with django_capture_on_commit_callbacks(execute=True):
         job = background.start(

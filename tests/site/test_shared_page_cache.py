@@ -5,6 +5,8 @@ every suite and again on Redis (REDIS_URL) by .ci/run."""
 
 from __future__ import annotations
 
+import gzip
+
 import pytest
 from django.core.cache import cache
 from django.db import connection
@@ -74,6 +76,31 @@ def test_a_revisit_with_the_etag_and_a_head_are_answered_without_the_database(cl
     revisit, head = answers
     assert revisit.status_code == 304 and revisit["ETag"] == etag
     assert head.status_code == 200 and head.content == b""
+
+
+def test_a_stored_page_is_sent_compressed_to_a_reader_that_accepts_it(client, world):
+    url = address("standings", world)
+    made = client.get(url)
+    answers = []
+    # A phone's browser accepts gzip: the page comes from the cache as it was kept, compressed.
+    assert queries_of(lambda: answers.append(client.get(url, HTTP_ACCEPT_ENCODING="gzip, deflate, br"))) == 0
+    zipped = answers[0]
+    assert zipped.status_code == 200 and zipped["Content-Encoding"] == "gzip"
+    assert gzip.decompress(zipped.content) == made.content
+    assert int(zipped["Content-Length"]) == len(zipped.content) < len(made.content) / 2
+    assert "Accept-Encoding" in zipped["Vary"] and "Accept-Encoding" in made["Vary"]
+    # Another encoding of the same page: its ETag is the page's, weak, and either answers a revisit.
+    assert zipped["ETag"] == f"W/{made['ETag']}"
+    for etag in (made["ETag"], zipped["ETag"]):
+        assert client.get(url, HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=etag).status_code == 304
+    # A reader that does not accept gzip is sent the page as it was made.
+    plain = client.get(url)
+    assert not plain.has_header("Content-Encoding") and plain.content == made.content
+    assert plain["Content-Length"] == str(len(made.content))
+    # A page made for a reader that accepts gzip is sent to it as kept, compressed.
+    event_page = client.get(address("event", world), HTTP_ACCEPT_ENCODING="gzip")
+    assert event_page["Content-Encoding"] == "gzip"
+    assert gzip.decompress(event_page.content) == client.get(address("event", world)).content
 
 
 def test_a_change_through_a_service_retires_the_stored_page(client, world, director, game_set):
