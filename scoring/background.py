@@ -34,6 +34,9 @@ logger = logging.getLogger(__name__)
 
 # A worker looks for jobs whose worker died this often (and as it starts).
 WATCH_SECONDS = 15
+# The worker's niceness (Linux, 0-19): its jobs — packs, imports, the hall's pages made ahead — yield the
+# CPU to the app servers, where a phone or a director is waiting for an answer.
+WORKER_NICENESS = 10
 
 # The one place that says what goes to the background: more than this many tables in a round pack,
 # players in a standings PDF, rows in a CSV of players.

@@ -101,6 +101,10 @@ class Event(models.Model):
     # Bumped by every service that changes a counted result: cache keys and ETags derive from it.
     results_changed_at = models.DateTimeField(default=timezone.now)
     results_stamp = models.PositiveIntegerField(default=0)
+    # Bumped with it by every such change but those confined to a set of an open round (a deal, a
+    # verification): the official standings after the closed rounds, as the player pages show them,
+    # are cached by it.
+    official_stamp = models.PositiveIntegerField(default=0)
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -39,10 +39,10 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache, caches
 from django.db import transaction
-from django.http import HttpResponse
+from django.http import HttpResponse, parse_cookie
 from django.utils import timezone
 from django.utils.cache import get_conditional_response, patch_vary_headers
-from django.utils.http import parse_http_date_safe
+from django.utils.http import parse_etags, parse_http_date_safe
 
 from kalooki_tournament import shared_cache
 
@@ -332,30 +332,39 @@ def _count_render(request) -> None:
         pass
 
 
-def _rush_page(request, match, get_response) -> HttpResponse:
-    """Serve a rush page stored under its stamps, or made ahead of publishing under the stamps
-    publishing left, or make it and store it (see above). One read of Redis: the page, the one made
-    ahead and the stamps together."""
-    page_key, ahead_key = _rush_page_key(request.path), _ahead_page_key(request.path)
+def _kept_rush_page(
+    path: str, match: re.Match, ahead_of: int | None = None, *, start_stamps: bool = True
+) -> tuple[dict[str, Any] | None, tuple | None]:
+    """(The page kept for `path` that a reader is to be served — stored under its stamps, or made
+    ahead of publishing under the stamps publishing left — or None; the stamps a page made now is to
+    be kept under, or None if it is not to be kept.) `ahead_of` a round: the page made ahead of its
+    publishing alone. A stamp not set yet is started when `start_stamps`. One read of Redis: the
+    page, the one made ahead and the stamps together."""
+    page_key, ahead_key = _rush_page_key(path), _ahead_page_key(path)
     stamp_keys = _stamp_keys(match["slug"], match["entry"])
-    ahead_of = request.META.get(AHEAD)
     recoveries = shared_cache.recoveries()
     found = cache.get_many([page_key, ahead_key, *stamp_keys])
-    stored, made_ahead = found.get(page_key), found.get(ahead_key)
     stamps = tuple(found[key] for key in stamp_keys) if all(key in found for key in stamp_keys) else None
-    if stamps is None:
+    if stamps is None and start_stamps:
         # A stamp not set yet (or evicted): started now, so the page made next is kept under it.
         stamps = _stamps(stamp_keys)
-    if shared_cache.recoveries() != recoveries:
-        stamps = None
-    elif stamps is not None and ahead_of is not None:
+    if stamps is None or shared_cache.recoveries() != recoveries:
+        return None, None
+    if ahead_of is not None:
         stamps = _ahead_stamps(stamps, ahead_of)
-        if _still_good(made_ahead) and made_ahead["stamps"] == stamps:
-            return _replay(request, made_ahead)
-    elif stamps is not None:
-        for candidate in (stored, made_ahead):
-            if _still_good(candidate) and candidate["stamps"] == stamps:
-                return _replay(request, candidate)
+        candidates = [found.get(ahead_key)]
+    else:
+        candidates = [found.get(page_key), found.get(ahead_key)]
+    kept = next((page for page in candidates if _still_good(page) and page["stamps"] == stamps), None)
+    return kept, stamps
+
+
+def _rush_page(request, match, get_response) -> HttpResponse:
+    """Serve a rush page kept in the cache (`_kept_rush_page`), or make it and keep it (see above)."""
+    ahead_of = request.META.get(AHEAD)
+    kept, stamps = _kept_rush_page(request.path, match, ahead_of)
+    if kept is not None:
+        return _replay(request, kept)
     _count_render(request)
     response = get_response(request)
     event = getattr(request, "_kalooki_event", None)
@@ -363,12 +372,83 @@ def _rush_page(request, match, get_response) -> HttpResponse:
         return response
     if stamps is None:
         return response
+    page_key = _ahead_page_key(request.path) if ahead_of is not None else _rush_page_key(request.path)
     if ahead_of is not None:
-        slot, mark_key, response = ahead_key, _mark_key(ahead_key), _as_made_ahead(response)
-    else:
-        slot, mark_key = page_key, _mark_key(page_key)
-    kept = _store(slot, response, RUSH_PAGE_SECONDS, mark_key=mark_key, stamps=stamps)
+        response = _as_made_ahead(response)
+    kept = _store(page_key, response, RUSH_PAGE_SECONDS, mark_key=_mark_key(page_key), stamps=stamps)
     return _as_kept(request, response, kept)
+
+
+# --- the rush's pages before Django ----------------------------------------------------------------
+#
+# A rush page kept in the cache is sent by the WSGI application before Django makes a request of it
+# (`serve_kept_pages_first`, wrapped round the application in kalooki_tournament/wsgi.py): no request
+# object, middleware, signals or response object, which are most of what an app server spends on a
+# page kept in Redis. Anything else — a page not kept (or a stamp not started), a reader with a session
+# or a pending message, a query string, If-Modified-Since alone — goes on to Django, whose middleware
+# (above) answers it as before.
+
+# The headers a "not modified" answer keeps (as Django's own conditional responses do).
+NOT_MODIFIED_HEADERS = {"cache-control", "content-location", "etag", "expires", "last-modified", "vary"}
+
+
+def serve_kept_pages_first(application):
+    """`application` (Django's WSGI handler) with the rush's pages kept in the shared cache sent first;
+    `application` itself without a shared cache."""
+    if not is_shared():
+        return application
+
+    def serve(environ, start_response):
+        answer = _kept_answer(environ)
+        if answer is None:
+            return application(environ, start_response)
+        status, headers, body = answer
+        start_response(status, headers)
+        return [body]
+
+    return serve
+
+
+def _kept_answer(environ: dict[str, Any]) -> tuple[str, list[tuple[str, str]], bytes] | None:
+    """(status, headers, body) of the rush page kept for this WSGI request, or None: Django's turn."""
+    method = environ.get("REQUEST_METHOD")
+    if method not in ("GET", "HEAD") or environ.get("QUERY_STRING"):
+        return None
+    if "HTTP_IF_MODIFIED_SINCE" in environ and "HTTP_IF_NONE_MATCH" not in environ:
+        return None
+    cookies = environ.get("HTTP_COOKIE")
+    if cookies and not _anonymous(parse_cookie(cookies)):
+        return None
+    path = environ.get("SCRIPT_NAME", "") + environ.get("PATH_INFO", "")
+    match = RUSH_PATH.match(path) if path.isascii() else None
+    if match is None:
+        return None
+    try:
+        kept, _ = _kept_rush_page(path, match, start_stamps=False)
+    except shared_cache.CacheUnavailable:
+        return None
+    if kept is None:
+        return None
+    headers, body = _as_sent(
+        kept, gzip_accepted=bool(ACCEPTS_GZIP.search(environ.get("HTTP_ACCEPT_ENCODING", "")))
+    )
+    etag = next((value for name, value in headers if name == "ETag"), None)
+    if etag and _seen(environ.get("HTTP_IF_NONE_MATCH"), etag):
+        return "304 Not Modified", [(n, v) for n, v in headers if n.lower() in NOT_MODIFIED_HEADERS], b""
+    return "200 OK", headers, b"" if method == "HEAD" else body
+
+
+def _seen(if_none_match: str | None, etag: str) -> bool:
+    """Whether a reader's If-None-Match names this ETag, compared weakly (RFC 9110, 13.1.2)."""
+    if not if_none_match:
+        return False
+    named = parse_etags(if_none_match)
+    return named == ["*"] or etag.removeprefix("W/") in {tag.removeprefix("W/") for tag in named}
+
+
+def _anonymous(cookies: dict[str, str]) -> bool:
+    """No session and no pending message: the reader sees what every anonymous reader sees."""
+    return settings.SESSION_COOKIE_NAME not in cookies and "messages" not in cookies
 
 
 def _as_kept(request, response: HttpResponse, kept: dict[str, Any] | None) -> HttpResponse:
@@ -418,8 +498,8 @@ def current_generation() -> int | None:
 
 
 def is_anonymous_request(request) -> bool:
-    """No session and no pending message: the reader sees what every anonymous reader sees."""
-    return settings.SESSION_COOKIE_NAME not in request.COOKIES and "messages" not in request.COOKIES
+    """No session and no pending message (`_anonymous`)."""
+    return _anonymous(request.COOKIES)
 
 
 def page_key(request) -> str:
@@ -432,24 +512,29 @@ def accepts_gzip(request) -> bool:
     return bool(ACCEPTS_GZIP.search(request.META.get("HTTP_ACCEPT_ENCODING", "")))
 
 
-def _replay(request, stored: dict[str, Any]) -> HttpResponse:
-    """The stored page as this reader takes it: compressed when it was kept so and the reader accepts
-    gzip, as it was made otherwise."""
-    body = stored["content"]
-    response = HttpResponse(status=stored["status"])
-    for name, value in stored["headers"]:
-        response.headers[name] = value
-    if stored.get("gzip") and accepts_gzip(request):
-        response.headers["Content-Encoding"] = "gzip"
-        etag = response.headers.get("ETag")
-        if etag and not etag.startswith("W/"):
-            # Another encoding of the page: the same page only weakly (RFC 9110, 8.8.1).
-            response.headers["ETag"] = f"W/{etag}"
+def _as_sent(stored: dict[str, Any], *, gzip_accepted: bool) -> tuple[list[tuple[str, str]], bytes]:
+    """The stored page's headers and body as sent to a reader: compressed when it was kept so and the
+    reader accepts gzip, as it was made otherwise."""
+    headers, body = list(stored["headers"]), stored["content"]
+    if stored.get("gzip") and gzip_accepted:
+        # Another encoding of the page: the same page only weakly (RFC 9110, 8.8.1).
+        headers = [
+            (name, f"W/{value}" if name == "ETag" and not value.startswith("W/") else value)
+            for name, value in headers
+        ]
+        headers.append(("Content-Encoding", "gzip"))
     elif stored.get("gzip"):
         body = gzip.decompress(body)
-    response.headers["Content-Length"] = str(len(body))
-    if request.method != "HEAD":
-        response.content = body
+    headers.append(("Content-Length", str(len(body))))
+    return headers, body
+
+
+def _replay(request, stored: dict[str, Any]) -> HttpResponse:
+    """The stored page as this reader takes it (`_as_sent`), or "not modified"."""
+    headers, body = _as_sent(stored, gzip_accepted=accepts_gzip(request))
+    response = HttpResponse(b"" if request.method == "HEAD" else body, status=stored["status"])
+    for name, value in headers:
+        response.headers[name] = value
     last_modified = parse_http_date_safe(response.headers.get("Last-Modified", ""))
     # A revisiting browser's If-None-Match is answered 304 here too, still without the database.
     return get_conditional_response(

@@ -255,6 +255,6 @@ def _fill_round(built: BenchEvent, rnd: Round, rng: random.Random) -> None:
     Round.objects.filter(pk=rnd.pk).update(closed_at=now, final_at=now)
     # As every service that changes a counted result does: cached pages and ETags move on.
     Event.objects.filter(pk=built.event.pk).update(
-        results_stamp=F("results_stamp") + 1, results_changed_at=now
+        results_stamp=F("results_stamp") + 1, official_stamp=F("official_stamp") + 1, results_changed_at=now
     )
     page_cache.results_changed()

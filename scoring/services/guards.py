@@ -120,9 +120,11 @@ def touch_results(event_id: int, *, entry_ids=None) -> None:
 
     Called by every service that changes what a public page shows: results and sets, rounds and
     seating, substitutes, entries (added, withdrawn, reinstated) and the ranking rules. `entry_ids`: the
-    change touched these players' own pages alone (a set of an open round), not every player's."""
+    change touched these players' own pages alone (a set of an open round), not every player's, nor the
+    official standings after the closed rounds (`Event.official_stamp` stays)."""
+    official = {} if entry_ids is not None else {"official_stamp": F("official_stamp") + 1}
     Event.objects.filter(pk=event_id).update(
-        results_stamp=F("results_stamp") + 1, results_changed_at=timezone.now()
+        results_stamp=F("results_stamp") + 1, results_changed_at=timezone.now(), **official
     )
     # Pages stored for every worker (Redis) retire too; the rush's pages only where they changed.
     results_changed()
@@ -195,6 +197,10 @@ def set_changed(
     touch_results(rnd.event_id, entry_ids=players)
     if rnd.published_at is not None:
         warming.queue_warm(rnd.event_id, entry_ids=players)
+    elif players is not None:
+        # A table of a round not published yet (it started early): its players' pages are made ahead
+        # again; the others' are still ready (the warm asks only for those that are not).
+        warming.queue_warm_ahead(rnd.pk)
     return found
 
 

@@ -117,6 +117,9 @@ def test_a_job_whose_worker_is_killed_is_run_again_from_the_start_by_the_next_wo
             120,
             "the job to start",
         )
+        # The worker yields the CPU to the app servers.
+        ours = os.getpriority(os.PRIO_PROCESS, 0)
+        assert os.getpriority(os.PRIO_PROCESS, first.pid) == min(19, ours + background.WORKER_NICENESS)
     finally:
         first.send_signal(signal.SIGKILL)
         first.wait(timeout=30)

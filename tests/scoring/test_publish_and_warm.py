@@ -10,6 +10,7 @@ import time
 from datetime import timedelta
 
 import pytest
+from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
@@ -42,7 +43,6 @@ def seated(event, make_entries, director):
 def test_a_seated_round_is_private_until_published_then_public_and_audited(
     seated, client, as_director, director, django_user_model
 ):
-    from django.test import Client
 
     event = seated.event
     anonymous = Client()
@@ -236,7 +236,6 @@ def test_pages_made_ahead_of_publishing_are_served_from_its_commit_and_never_bef
     assert where not in text(client.get(pages[0]))
     assert client.get(pages[2]).status_code == 404
     # Nor kept where another reader finds it, at the very address the worker asked for.
-    from django.test import Client
 
     reader = Client(HTTP_HOST="localhost")  # the worker's host where the site answers to any (tests)
     assert ">Round 1<" not in text(reader.get(url("event", event)))
@@ -290,6 +289,85 @@ def test_a_warm_asks_only_for_the_pages_not_ready_as_a_phone_would_be_served_the
     zipped = client.get(url("player", event, entry_id=ann.pk), HTTP_ACCEPT_ENCODING="gzip, deflate, br")
     plain = client.get(url("player", event, entry_id=ann.pk))
     assert zipped["Content-Encoding"] == "gzip" and gzip.decompress(zipped.content) == plain.content
+    assert page_cache.rush_renders() == renders
+
+
+@pytest.mark.redis
+def test_a_kept_rush_page_is_sent_before_django_and_anything_else_goes_on_to_it(
+    shared, seated, director, django_assert_num_queries, django_capture_on_commit_callbacks
+):
+    event = seated.event
+    with django_capture_on_commit_callbacks(execute=True):
+        services.round_publish(round=seated, user=director)
+    warming.warm(event.pk)
+    django_saw = []
+
+    def django(environ, start_response):  # what the front passes on, noted (Django's own answers below)
+        django_saw.append(environ["PATH_INFO"])
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        return [b"Django's answer"]
+
+    application = page_cache.serve_kept_pages_first(django)
+
+    def ask(path, method="get", **headers):
+        answer = {}
+
+        def start_response(status, sent):
+            answer.update(status=status, headers=dict(sent))
+
+        environ = getattr(RequestFactory(), method)(path, **headers).environ
+        return answer, b"".join(application(environ, start_response))
+
+    ann = Entry.objects.get(event=event, player__name="Ann")
+    player = url("player", event, entry_id=ann.pk)
+    made = Client().get(player)  # as Django sends it
+    with django_assert_num_queries(0):
+        answer, body = ask(player, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+    sent = answer["headers"]
+    assert answer["status"] == "200 OK" and sent["Content-Encoding"] == "gzip"
+    assert gzip.decompress(body) == made.content and sent["Content-Length"] == str(len(body))
+    assert sent["ETag"] == f"W/{made['ETag']}"
+    for name in ("Content-Type", "Cache-Control", "Vary", "Content-Security-Policy", "X-Frame-Options"):
+        assert sent[name] == made[name], name
+    assert ask(player)[1] == made.content
+    head, nothing = ask(player, method="head")
+    assert head["headers"]["Content-Length"] == str(len(made.content)) and nothing == b""
+    for etag in (made["ETag"], sent["ETag"], "*"):
+        not_modified, nothing = ask(player, HTTP_IF_NONE_MATCH=etag)
+        assert not_modified["status"] == "304 Not Modified" and nothing == b""
+        assert (
+            not_modified["headers"]["ETag"] == made["ETag"]
+            and "Content-Length" not in not_modified["headers"]
+        )
+    assert ask(player, HTTP_IF_NONE_MATCH='"another"')[0]["status"] == "200 OK"
+    assert django_saw == []
+    # Django's turn: a query string, a reader with a session, If-Modified-Since alone, a page kept by
+    # the results generation (not a rush page), a player whose page is out of date.
+    ask(f"{player}?print=1")
+    ask(player, HTTP_COOKIE="sessionid=abc")
+    ask(player, HTTP_IF_MODIFIED_SINCE="Sun, 06 Dec 2026 10:00:00 GMT")
+    ask(url("standings", event))
+    page_cache.pages_moved(event.pk, [ann.pk])
+    assert ask(player)[1] == b"Django's answer"
+    assert django_saw == [player] * 3 + [url("standings", event), player]
+
+
+@pytest.mark.redis
+def test_a_table_that_starts_before_publishing_has_its_players_pages_made_ahead_again(
+    shared, seated, director, client, first_deal_at, django_capture_on_commit_callbacks
+):
+    event = seated.event
+    warming.warm_ahead(seated.pk)
+    table = seated.tables.get(number=1)
+    first_deal_at(table)
+    # Queued again, and not ready until made: the table's players' pages alone are asked for.
+    assert ahead_tasks()[-1][0] == seated.pk and warming.last_warm_ahead(seated.pk) is None
+    assert warming.warm_ahead(seated.pk)["asked"] == 2 * 4
+    with django_capture_on_commit_callbacks(execute=True):
+        services.round_publish(round=seated, user=director)
+    renders = page_cache.rush_renders()
+    for seat in table.seats.all():
+        assert "Deal by deal: total" in text(client.get(url("player", event, entry_id=seat.entry_id)))
     assert page_cache.rush_renders() == renders
 
 

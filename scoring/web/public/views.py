@@ -50,19 +50,44 @@ STANDINGS_CACHE_SECONDS = 3600
 
 def cached_standings(event: Event, *, round_number: int | None, provisional: bool) -> selectors.Standings:
     """The selector's standings view (its scope and rows), kept until the event's results stamp moves
-    on (closing a round moves it too)."""
-    key = (
-        f"kalooki:standings:v2:{event.pk}:{event.results_stamp}:{event.version}:"
+    on (closing a round moves it too). The official view of all rounds, once made, is kept as the
+    player pages' `cached_official_places` too (the worker's warm makes it before the hall asks)."""
+    stamps = [event.results_stamp]
+    if round_number is None and not provisional:
+        stamps.append(_official(event))
+    return _cached_view(event, stamps, round_number=round_number, provisional=provisional)
+
+
+def cached_official_places(event: Event) -> selectors.Standings:
+    """The official standings as a player's page shows them — each player's place, total and sets after
+    the last closed round — kept until a change beyond a set of an open round (`Event.official_stamp`):
+    a deal or a verification in an open round changes none of that, so the pages the hall reloads
+    during a round share one computation. Its scope's progress of the open rounds may be older than
+    the results: the standings pages, which show it, read `cached_standings`."""
+    return _cached_view(event, [_official(event)], round_number=None, provisional=False)
+
+
+def _official(event: Event) -> str:
+    return f"official-{event.official_stamp}"
+
+
+def _cached_view(
+    event: Event, stamps: list, *, round_number: int | None, provisional: bool
+) -> selectors.Standings:
+    """The view kept under the first of `stamps`, or made and kept under each of them."""
+    keys = [
+        f"kalooki:standings:v2:{event.pk}:{stamp}:{event.version}:"
         f"{round_number or 0}:{int(provisional)}{preview_key()}"
-    )
-    view = cache.get(key)
+        for stamp in stamps
+    ]
+    view = cache.get(keys[0])
     if view is None:
         view = selectors.standings_view(
             event, round_number=round_number, provisional=provisional, with_ids=True
         )
         # A player who does not consent to public lists is "Player <entry number>" (issue 26).
         view = replace(view, rows=masked_rows(view.rows, public_names(event)))
-        cache.set(key, view, STANDINGS_CACHE_SECONDS)
+        cache.set_many(dict.fromkeys(keys, view), STANDINGS_CACHE_SECONDS)
     return view
 
 
@@ -310,7 +335,7 @@ def player_view(request, slug: str, entry_id: int):
     entry = get_object_or_404(Entry, pk=entry_id, event=event)
     shown = shown_names(request, event)
     history = (player_games if event.game.of_hands else selectors.player_history)(event, entry, shown)
-    official = cached_standings(event, round_number=None, provisional=False)
+    official = cached_official_places(event)
     standing = next((row for row in official.rows if row.get("entry_id") == entry.pk), None)
     name = shown.of(entry.pk, history.entry.player.name)
     return render(

@@ -5,6 +5,8 @@ import re
 
 import pytest
 from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring import services
@@ -155,6 +157,36 @@ def test_verifying_a_set_moves_it_into_the_official_standings(
     in_play.refresh_from_db()
     services.set_verify(game_set=in_play, user=director)
     assert "380" in client.get(address).content.decode()
+
+
+def test_a_change_in_an_open_round_leaves_the_official_places_the_player_pages_show_as_computed(
+    client, bigger, director
+):
+    from scoring.models import Deal, GameSet, Round
+
+    in_play = GameSet.objects.get(table__round__event=bigger, status=GameSet.Status.IN_PLAY)
+    Round.objects.filter(pk=in_play.table.round_id).update(closed_at=None)  # its last table still plays
+    page = addresses(bigger)["player"]
+
+    def standings_statements() -> int:
+        with CaptureQueriesContext(connection) as seen:
+            assert client.get(page).status_code == 200
+        assert seen.captured_queries, "the page was made afresh"
+        return sum("per_set" in query["sql"] for query in seen.captured_queries)
+
+    assert standings_statements() == 1
+    # A deal taken back at the open round's table: the page is made again, the official places
+    # after the closed rounds are the ones kept.
+    last = Deal.objects.filter(game_set=in_play).order_by("-number").first()
+    services.deal_delete(deal=last, user=director, reason="entered twice")
+    assert standings_statements() == 0
+    # A change of the whole event (a player added) has them computed again.
+    services.entry_add(event=bigger, user=director, name="Late One")
+    assert standings_statements() == 1
+    # The official standings page (the worker's warm asks for it first) makes them for the player pages.
+    services.entry_add(event=bigger, user=director, name="Later One")
+    assert client.get(addresses(bigger)["standings"]).status_code == 200
+    assert standings_statements() == 0
 
 
 def test_anonymous_readers_get_an_etag_and_a_304_until_a_result_changes(
