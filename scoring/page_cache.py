@@ -55,9 +55,10 @@ SHARED = "kalooki_shared_page"
 EXPIRES = "kalooki_expires_at"
 # Headers the stack sets per request (or the replay sets for the body it sends), never replayed as stored.
 NOT_STORED = {"set-cookie", "date", "content-length"}
-# A stored page is kept compressed from this size: every phone's browser accepts gzip, and the hall's
-# Wi-Fi, Redis and the app servers then carry a seventh of the bytes (a 2,048 players' seating list
-# is 600 kB as made, 42 kB compressed; a player's page 12 kB, 3 kB).
+# A stored page is kept twice: as made, and (under `_encoded(key, True)`) compressed from this size for
+# the readers that accept gzip — every phone's browser, whose pages the hall's Wi-Fi, Redis and the
+# app servers then carry in a seventh of the bytes (a 2,048 players' seating list is 600 kB as made,
+# 42 kB compressed; a player's page 12 kB, 3 kB). Each reader reads the one it takes, nothing else.
 COMPRESS_FROM = 1024
 ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 
@@ -167,7 +168,9 @@ def forget_owed_moves() -> None:
 # the warm epoch, its event's stamp and its player's stamp are what they were when it was made. Any
 # change of the event's public pages (seating, publishing, a round closing, a closed round's set
 # corrected, entries, settings) moves the event's stamp (`pages_moved`, through `touch_results`); a
-# set of an open round moves its players' stamps. Like the generation, a stamp moves at the change and
+# set of an open round moves its players' stamps — those of their pages, and those of their "where do
+# I sit" only when the change may show there (a sheet imported: its first dealer, its substitutes), not
+# with each deal or verification. Like the generation, a stamp moves at the change and
 # again at commit; the epoch moves when the cache comes back after it did not answer (a move may have
 # been lost meanwhile). `scoring.warming` makes the pages before the crowd asks.
 #
@@ -180,7 +183,7 @@ def forget_owed_moves() -> None:
 # only then are they served; any other change (a seat moved, a late correction) leaves the stamp
 # elsewhere and the pages are made afresh, as without them.
 
-RUSH_PATH = re.compile(r"^/e/(?P<slug>[-\w]+)/(?:p/(?P<entry>\d+)/(?:seat/)?|r/\d+/seating/)$")
+RUSH_PATH = re.compile(r"^/e/(?P<slug>[-\w]+)/(?:p/(?P<entry>\d+)/(?P<seat>seat/)?|r/\d+/seating/)$")
 EPOCH_KEY = "kalooki:rush-epoch"
 RENDERS_KEY = "kalooki:rush-renders"
 RUSH_PAGE_SECONDS = 12 * 3600
@@ -216,15 +219,22 @@ def _entry_key(entry_id: int | str) -> str:
     return f"kalooki:rush-entry:{entry_id}"
 
 
+def _seat_key(entry_id: int | str) -> str:
+    return f"kalooki:rush-seat:{entry_id}"
+
+
 def _published_key(slug: str) -> str:
     return f"kalooki:rush-published:{slug}"
 
 
-def _stamp_keys(slug: str, entry_id: str | None) -> list[str]:
-    """The epoch, the event's stamp, its publication mark and the player's stamp (on a player's page):
-    the event's by its address, so a page and its stamps are read from Redis together."""
-    keys = [EPOCH_KEY, _event_key(slug), _published_key(slug)]
-    return [*keys, _entry_key(entry_id)] if entry_id else keys
+def _stamp_keys(match: re.Match) -> list[str]:
+    """The epoch, the event's stamp, its publication mark and, on a player's page or "where do I sit",
+    the player's stamp of that page (`match`: of `RUSH_PATH`): the event's by its address, so a page
+    and its stamps are read from Redis together."""
+    keys = [EPOCH_KEY, _event_key(match["slug"]), _published_key(match["slug"])]
+    if not match["entry"]:
+        return keys
+    return [*keys, (_seat_key if match["seat"] else _entry_key)(match["entry"])]
 
 
 def _ahead_stamps(stamps: tuple, round_id: int) -> tuple:
@@ -249,16 +259,18 @@ def round_published(slug: str, round_id: int) -> None:
         pass  # the pages are made afresh, as without the ones made ahead
 
 
-def pages_moved(event_id: int, entry_ids=None) -> None:
-    """The rush pages of an event (`entry_ids` None), or of these players alone, are out of date: now,
-    and again when the current transaction commits."""
+def pages_moved(event_id: int, entry_ids=None, *, seats: bool = False) -> None:
+    """The rush pages of an event (`entry_ids` None), or these players' pages (and their "where do I
+    sit" too when `seats`), are out of date: now, and again when the current transaction commits."""
     if not is_shared():
         return
     if entry_ids is None:
         slug = Event.objects.filter(pk=event_id).values_list("slug", flat=True).first()
         keys = [_event_key(slug)] if slug else []
     else:
-        keys = [_entry_key(entry) for entry in entry_ids]
+        keys = [
+            key(entry) for entry in entry_ids for key in ((_entry_key, _seat_key) if seats else (_entry_key,))
+        ]
     _bump(keys)
     transaction.on_commit(lambda: _bump(keys))
 
@@ -284,7 +296,7 @@ def rush_pages_ready(paths: list[str], *, ahead_of: int | None = None) -> set[st
     rush = [(path, match) for path in paths if (match := RUSH_PATH.match(path))]
     for start in range(0, len(rush), READY_BATCH):
         batch = rush[start : start + READY_BATCH]
-        stamp_keys = {path: _stamp_keys(match["slug"], match["entry"]) for path, match in batch}
+        stamp_keys = {path: _stamp_keys(match) for path, match in batch}
         marks = {path: [_mark_key(_ahead_page_key(path))] for path, _ in batch}
         if ahead_of is None:
             for path, _ in batch:
@@ -333,15 +345,21 @@ def _count_render(request) -> None:
 
 
 def _kept_rush_page(
-    path: str, match: re.Match, ahead_of: int | None = None, *, start_stamps: bool = True
+    path: str,
+    match: re.Match,
+    ahead_of: int | None = None,
+    *,
+    gzip_accepted: bool = False,
+    start_stamps: bool = True,
 ) -> tuple[dict[str, Any] | None, tuple | None]:
     """(The page kept for `path` that a reader is to be served — stored under its stamps, or made
     ahead of publishing under the stamps publishing left — or None; the stamps a page made now is to
     be kept under, or None if it is not to be kept.) `ahead_of` a round: the page made ahead of its
     publishing alone. A stamp not set yet is started when `start_stamps`. One read of Redis: the
-    page, the one made ahead and the stamps together."""
-    page_key, ahead_key = _rush_page_key(path), _ahead_page_key(path)
-    stamp_keys = _stamp_keys(match["slug"], match["entry"])
+    page, the one made ahead (each as the reader takes it) and the stamps together."""
+    page_key = _encoded(_rush_page_key(path), gzip_accepted)
+    ahead_key = _encoded(_ahead_page_key(path), gzip_accepted)
+    stamp_keys = _stamp_keys(match)
     recoveries = shared_cache.recoveries()
     found = cache.get_many([page_key, ahead_key, *stamp_keys])
     stamps = tuple(found[key] for key in stamp_keys) if all(key in found for key in stamp_keys) else None
@@ -362,7 +380,7 @@ def _kept_rush_page(
 def _rush_page(request, match, get_response) -> HttpResponse:
     """Serve a rush page kept in the cache (`_kept_rush_page`), or make it and keep it (see above)."""
     ahead_of = request.META.get(AHEAD)
-    kept, stamps = _kept_rush_page(request.path, match, ahead_of)
+    kept, stamps = _kept_rush_page(request.path, match, ahead_of, gzip_accepted=accepts_gzip(request))
     if kept is not None:
         return _replay(request, kept)
     _count_render(request)
@@ -424,14 +442,13 @@ def _kept_answer(environ: dict[str, Any]) -> tuple[str, list[tuple[str, str]], b
     if match is None:
         return None
     try:
-        kept, _ = _kept_rush_page(path, match, start_stamps=False)
+        gzip_accepted = bool(ACCEPTS_GZIP.search(environ.get("HTTP_ACCEPT_ENCODING", "")))
+        kept, _ = _kept_rush_page(path, match, gzip_accepted=gzip_accepted, start_stamps=False)
     except shared_cache.CacheUnavailable:
         return None
     if kept is None:
         return None
-    headers, body = _as_sent(
-        kept, gzip_accepted=bool(ACCEPTS_GZIP.search(environ.get("HTTP_ACCEPT_ENCODING", "")))
-    )
+    headers, body = _as_sent(kept)
     etag = next((value for name, value in headers if name == "ETag"), None)
     if etag and _seen(environ.get("HTTP_IF_NONE_MATCH"), etag):
         return "304 Not Modified", [(n, v) for n, v in headers if n.lower() in NOT_MODIFIED_HEADERS], b""
@@ -451,11 +468,11 @@ def _anonymous(cookies: dict[str, str]) -> bool:
     return settings.SESSION_COOKIE_NAME not in cookies and "messages" not in cookies
 
 
-def _as_kept(request, response: HttpResponse, kept: dict[str, Any] | None) -> HttpResponse:
-    """The page just made, compressed as it was kept if this reader accepts that (as its next visit
-    will be served), or as made."""
-    if kept is not None and kept["gzip"] and accepts_gzip(request):
-        return _replay(request, kept)
+def _as_kept(request, response: HttpResponse, compressed: dict[str, Any] | None) -> HttpResponse:
+    """The page just made: to a reader that accepts gzip, as it was kept for it (`compressed`, as its
+    next visit will be served), else as made."""
+    if compressed is not None and compressed["gzip"] and accepts_gzip(request):
+        return _replay(request, compressed)
     return response
 
 
@@ -512,26 +529,28 @@ def accepts_gzip(request) -> bool:
     return bool(ACCEPTS_GZIP.search(request.META.get("HTTP_ACCEPT_ENCODING", "")))
 
 
-def _as_sent(stored: dict[str, Any], *, gzip_accepted: bool) -> tuple[list[tuple[str, str]], bytes]:
-    """The stored page's headers and body as sent to a reader: compressed when it was kept so and the
-    reader accepts gzip, as it was made otherwise."""
+def _encoded(key: str, gzip_accepted: bool) -> str:
+    """Where the page kept under `key` is kept for a reader that accepts gzip, or not."""
+    return f"{key}:gzip" if gzip_accepted else key
+
+
+def _as_sent(stored: dict[str, Any]) -> tuple[list[tuple[str, str]], bytes]:
+    """A stored page's headers and body as sent."""
     headers, body = list(stored["headers"]), stored["content"]
-    if stored.get("gzip") and gzip_accepted:
+    if stored["gzip"]:
         # Another encoding of the page: the same page only weakly (RFC 9110, 8.8.1).
         headers = [
             (name, f"W/{value}" if name == "ETag" and not value.startswith("W/") else value)
             for name, value in headers
         ]
         headers.append(("Content-Encoding", "gzip"))
-    elif stored.get("gzip"):
-        body = gzip.decompress(body)
     headers.append(("Content-Length", str(len(body))))
     return headers, body
 
 
 def _replay(request, stored: dict[str, Any]) -> HttpResponse:
-    """The stored page as this reader takes it (`_as_sent`), or "not modified"."""
-    headers, body = _as_sent(stored, gzip_accepted=accepts_gzip(request))
+    """A stored page (`_as_sent`), or "not modified"."""
+    headers, body = _as_sent(stored)
     response = HttpResponse(b"" if request.method == "HEAD" else body, status=stored["status"])
     for name, value in headers:
         response.headers[name] = value
@@ -546,25 +565,23 @@ def _store(
     key: str, response: HttpResponse, longest: int, *, mark_key: str | None = None, **stamp
 ) -> dict[str, Any] | None:
     """Keep the response under `key` with what it is good for (`stamp`), at most `longest` seconds and
-    not past the moment it expires (a round becomes final then), compressed from `COMPRESS_FROM`; and
-    under `mark_key`, if given, what it is good for alone (the warm reads that, not the page). Returns
-    what was kept, or None."""
+    not past the moment it expires (a round becomes final then), as made and, for the readers that
+    accept gzip, compressed from `COMPRESS_FROM` (`_encoded`); and under `mark_key`, if given, what it
+    is good for alone (the warm reads that, not the page). Returns what was kept for those readers, or
+    None."""
     seconds = _seconds_left(response, longest)
     if not seconds:
         return None
     headers = [(name, value) for name, value in response.items() if name.lower() not in NOT_STORED]
     content = response.content
-    compressed = len(content) >= COMPRESS_FROM and not response.has_header("Content-Encoding")
     mark = {**stamp, "expires": getattr(response, EXPIRES, None)}
-    page = {
-        **mark,
-        "status": response.status_code,
-        "headers": headers,
-        "content": gzip.compress(content, mtime=0) if compressed else content,
-        "gzip": compressed,
-    }
-    cache.set_many({key: page, mark_key: mark} if mark_key else {key: page}, seconds)
-    return page
+    page = {**mark, "status": response.status_code, "headers": headers, "content": content, "gzip": False}
+    compressed = page
+    if len(content) >= COMPRESS_FROM and not response.has_header("Content-Encoding"):
+        compressed = {**page, "content": gzip.compress(content, mtime=0), "gzip": True}
+    kept = {key: page, _encoded(key, True): compressed}
+    cache.set_many({**kept, mark_key: mark} if mark_key else kept, seconds)
+    return compressed
 
 
 def _still_good(stored: dict[str, Any] | None) -> bool:
@@ -599,8 +616,9 @@ class SharedPageCacheMiddleware:
             return self.get_response(request)
         key = page_key(request)
         recoveries = shared_cache.recoveries()
-        found = cache.get_many([GENERATION_KEY, key])
-        generation, stored = found.get(GENERATION_KEY), found.get(key)
+        as_taken = _encoded(key, accepts_gzip(request))
+        found = cache.get_many([GENERATION_KEY, as_taken])
+        generation, stored = found.get(GENERATION_KEY), found.get(as_taken)
         if shared_cache.recoveries() != recoveries:
             # The cache came back with this read, and the generation moved on after it was read.
             generation, stored = None, None

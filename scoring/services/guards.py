@@ -115,20 +115,21 @@ def check_version(obj: Model, expected: int | None, *, what: str) -> None:
         raise stale_edit(obj, what=what, expected=int(expected), current=obj.version)
 
 
-def touch_results(event_id: int, *, entry_ids=None) -> None:
+def touch_results(event_id: int, *, entry_ids=None, seats: bool = False) -> None:
     """Every page showing this event's results is out of date (caches, ETags).
 
     Called by every service that changes what a public page shows: results and sets, rounds and
     seating, substitutes, entries (added, withdrawn, reinstated) and the ranking rules. `entry_ids`: the
     change touched these players' own pages alone (a set of an open round), not every player's, nor the
-    official standings after the closed rounds (`Event.official_stamp` stays)."""
+    official standings after the closed rounds (`Event.official_stamp` stays); their "where do I sit"
+    too when `seats` (the table's first dealer or substitutes may have changed)."""
     official = {} if entry_ids is not None else {"official_stamp": F("official_stamp") + 1}
     Event.objects.filter(pk=event_id).update(
         results_stamp=F("results_stamp") + 1, results_changed_at=timezone.now(), **official
     )
     # Pages stored for every worker (Redis) retire too; the rush's pages only where they changed.
     results_changed()
-    pages_moved(event_id, entry_ids)
+    pages_moved(event_id, entry_ids, seats=seats)
     if entry_ids is None and is_shared():
         # A round seated and not published yet has its pages made again ahead of its publishing: those
         # made before this change are never served (`scoring.page_cache`).
@@ -164,9 +165,11 @@ def set_changed(
     *,
     findings: bool = True,
     sheet: Mapping[str, Any] | None = None,
+    seats: bool = False,
 ) -> list[Finding]:
     """Record a change to the set: version, who/when, the findings cache (from `sheet` when the
-    caller already built it). Returns the findings."""
+    caller already built it); `seats`: the change may show in its players' "where do I sit" (the
+    table's first dealer, its substitutes). Returns the findings."""
     found = refresh_findings(game_set, sheet) if findings else []
     game_set.version += 1
     game_set.updated_by = acting_user(user)
@@ -194,7 +197,7 @@ def set_changed(
     # A set of an open round changes its own players' pages (and every standings view); one of a closed
     # round changes the official standings every player's page shows.
     players = None if rnd.closed_at else table_players(game_set.table_id)
-    touch_results(rnd.event_id, entry_ids=players)
+    touch_results(rnd.event_id, entry_ids=players, seats=seats)
     if rnd.published_at is not None:
         warming.queue_warm(rnd.event_id, entry_ids=players)
     elif players is not None:

@@ -462,7 +462,8 @@ def sheet_import(
             )
     # The set as now stored, from the rows just written (no reading back): checked, then audited.
     after = sheet_from_rows(game_set, seats, written)
-    set_changed(game_set, user, "sheet imported", sheet=after)
+    # The sheet may name another first dealer or substitutes: the players' "where do I sit" changes too.
+    set_changed(game_set, user, "sheet imported", sheet=after, seats=True)
     audit_record(
         event=event,
         action="kalooki.set.imported",

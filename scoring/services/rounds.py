@@ -513,7 +513,7 @@ def seat_substitute(
     seat.substitute_from = from_deal if substitute is not None else None
     seat.full_clean()
     seat.save(update_fields=["substitute", "substitute_from"])
-    set_changed(game_set, user, f"substitute at seat {seat.position}", findings=False)
+    set_changed(game_set, user, f"substitute at seat {seat.position}", findings=False, seats=True)
     audit_record(
         event=seat.round.event,
         action="kalooki.seat.substituted" if substitute else "kalooki.seat.substitute_cleared",

@@ -281,6 +281,8 @@ def test_a_warm_asks_only_for_the_pages_not_ready_as_a_phone_would_be_served_the
     # One player's pages out of date: theirs again; the event's stamp moved: every page again.
     ann = Entry.objects.get(event=event, player__name="Ann")
     page_cache.pages_moved(event.pk, [ann.pk])
+    assert warming.warm(event.pk)["asked"] == 3 + 1  # where she sits moves only with `seats`
+    page_cache.pages_moved(event.pk, [ann.pk], seats=True)
     assert warming.warm(event.pk)["asked"] == 3 + 2
     page_cache.pages_moved(event.pk)
     assert warming.warm(event.pk)["asked"] == 3 + 2 * 8 + 1
@@ -360,15 +362,48 @@ def test_a_table_that_starts_before_publishing_has_its_players_pages_made_ahead_
     warming.warm_ahead(seated.pk)
     table = seated.tables.get(number=1)
     first_deal_at(table)
-    # Queued again, and not ready until made: the table's players' pages alone are asked for.
+    # Queued again, and not ready until made: the table's players' pages alone are asked for (where
+    # they sit has not changed).
     assert ahead_tasks()[-1][0] == seated.pk and warming.last_warm_ahead(seated.pk) is None
-    assert warming.warm_ahead(seated.pk)["asked"] == 2 * 4
+    assert warming.warm_ahead(seated.pk)["asked"] == 4
     with django_capture_on_commit_callbacks(execute=True):
         services.round_publish(round=seated, user=director)
     renders = page_cache.rush_renders()
     for seat in table.seats.all():
         assert "Deal by deal: total" in text(client.get(url("player", event, entry_id=seat.entry_id)))
     assert page_cache.rush_renders() == renders
+
+
+@pytest.mark.redis
+def test_a_deal_leaves_where_a_player_sits_kept_and_a_substitute_does_not(
+    shared,
+    seated,
+    director,
+    client,
+    first_deal_at,
+    django_assert_num_queries,
+    django_capture_on_commit_callbacks,
+):
+    event = seated.event
+    with django_capture_on_commit_callbacks(execute=True):
+        services.round_publish(round=seated, user=director)
+    warming.warm(event.pk)
+    table = seated.tables.get(number=1)
+    seat = table.seats.order_by("position").first()
+    where = url("player_seat", event, entry_id=seat.entry_id)
+    first_deal_at(table)
+    # Their page changed; where they sit did not, and is still served as kept.
+    with django_assert_num_queries(0):
+        assert "table 1, seat 1" in text(client.get(where))
+    assert client.get(url("player", event, entry_id=seat.entry_id)).status_code == 200
+    # A substitute at their seat shows there: it is made again.
+    reserve = services.entry_add(event=event, user=director, name="Reserve Player")
+    warming.warm(event.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.seat_substitute(seat=seat, user=director, substitute=reserve, from_deal=2)
+    renders = page_cache.rush_renders()
+    assert "Reserve Player plays this seat" in text(client.get(where))
+    assert page_cache.rush_renders() == renders + 1
 
 
 @pytest.mark.redis
