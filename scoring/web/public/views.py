@@ -50,12 +50,18 @@ STANDINGS_CACHE_SECONDS = 3600
 
 def cached_standings(event: Event, *, round_number: int | None, provisional: bool) -> selectors.Standings:
     """The selector's standings view (its scope and rows), kept until the event's results stamp moves
-    on (closing a round moves it too). The official view of all rounds, once made, is kept as the
-    player pages' `cached_official_places` too (the worker's warm makes it before the hall asks)."""
-    stamps = [event.results_stamp]
-    if round_number is None and not provisional:
-        stamps.append(_official(event))
-    return _cached_view(event, stamps, round_number=round_number, provisional=provisional)
+    on (closing a round moves it too). The official view of all rounds, once made, is what the player
+    pages' `cached_official_places` read too (the worker's warm makes it before the hall asks)."""
+    key = _standings_key(event, event.results_stamp, round_number=round_number, provisional=provisional)
+    view = cache.get(key)
+    if view is None:
+        view = _made_view(event, round_number=round_number, provisional=provisional)
+        kept: dict[str, object] = {key: view}
+        if round_number is None and not provisional:
+            # Where the player pages find their official places until a change beyond an open round.
+            kept[_standings_key(event, _official(event), round_number=None, provisional=False)] = key
+        cache.set_many(kept, STANDINGS_CACHE_SECONDS)
+    return view
 
 
 def cached_official_places(event: Event) -> selectors.Standings:
@@ -64,31 +70,32 @@ def cached_official_places(event: Event) -> selectors.Standings:
     a deal or a verification in an open round changes none of that, so the pages the hall reloads
     during a round share one computation. Its scope's progress of the open rounds may be older than
     the results: the standings pages, which show it, read `cached_standings`."""
-    return _cached_view(event, [_official(event)], round_number=None, provisional=False)
+    key = _standings_key(event, _official(event), round_number=None, provisional=False)
+    kept = cache.get(key)
+    if isinstance(kept, str):
+        # The official standings page's view, made since (under the results stamp then).
+        kept = cache.get(kept)
+    if kept is None:
+        kept = _made_view(event, round_number=None, provisional=False)
+        cache.set(key, kept, STANDINGS_CACHE_SECONDS)
+    return kept
 
 
 def _official(event: Event) -> str:
     return f"official-{event.official_stamp}"
 
 
-def _cached_view(
-    event: Event, stamps: list, *, round_number: int | None, provisional: bool
-) -> selectors.Standings:
-    """The view kept under the first of `stamps`, or made and kept under each of them."""
-    keys = [
+def _standings_key(event: Event, stamp, *, round_number: int | None, provisional: bool) -> str:
+    return (
         f"kalooki:standings:v2:{event.pk}:{stamp}:{event.version}:"
         f"{round_number or 0}:{int(provisional)}{preview_key()}"
-        for stamp in stamps
-    ]
-    view = cache.get(keys[0])
-    if view is None:
-        view = selectors.standings_view(
-            event, round_number=round_number, provisional=provisional, with_ids=True
-        )
-        # A player who does not consent to public lists is "Player <entry number>" (issue 26).
-        view = replace(view, rows=masked_rows(view.rows, public_names(event)))
-        cache.set_many(dict.fromkeys(keys, view), STANDINGS_CACHE_SECONDS)
-    return view
+    )
+
+
+def _made_view(event: Event, *, round_number: int | None, provisional: bool) -> selectors.Standings:
+    view = selectors.standings_view(event, round_number=round_number, provisional=provisional, with_ids=True)
+    # A player who does not consent to public lists is "Player <entry number>" (issue 26).
+    return replace(view, rows=masked_rows(view.rows, public_names(event)))
 
 
 class PublicTableView(TableExportView):
