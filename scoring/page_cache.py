@@ -92,8 +92,8 @@ def _seconds_left(response: HttpResponse, longest: int) -> int:
 
 
 def mark_shared(response: HttpResponse) -> HttpResponse:
-    """Let the middleware store this response for every anonymous reader of its address (kept
-    compressed, and served so to a reader that accepts it: the response varies by Accept-Encoding)."""
+    """Let the middleware store this response for every anonymous reader of its address (kept as made
+    and compressed, each sent to the readers that take it: the response varies by Accept-Encoding)."""
     setattr(response, SHARED, True)
     patch_vary_headers(response, ("Accept-Encoding",))
     return response
@@ -535,9 +535,11 @@ def _encoded(key: str, gzip_accepted: bool) -> str:
 
 
 def _as_sent(stored: dict[str, Any]) -> tuple[list[tuple[str, str]], bytes]:
-    """A stored page's headers and body as sent."""
-    headers, body = list(stored["headers"]), stored["content"]
-    if stored["gzip"]:
+    """A stored page's headers and body as sent (its length said once, for the body sent: a page
+    stored by an earlier version kept the header, and says nothing of compression)."""
+    headers = [(name, value) for name, value in stored["headers"] if name.lower() != "content-length"]
+    body = stored["content"]
+    if stored.get("gzip"):
         # Another encoding of the page: the same page only weakly (RFC 9110, 8.8.1).
         headers = [
             (name, f"W/{value}" if name == "ETag" and not value.startswith("W/") else value)
