@@ -17,9 +17,11 @@ move retires it.
 Losing the cache costs speed, never service (`kalooki_tournament.shared_cache`): with Redis down a read
 finds nothing and a write is dropped, so every page is made afresh and nothing is stored, and a save
 commits without moving the generation on. The generation moves on when Redis answers again (every
-process that saw it down does so, `on_recovery`), so no page stored before the save outlives it. The
-pages each view caches by the event's results stamp (`scoring.web.responses`) need no such catching up:
-that stamp is written in the save's own transaction. `cache_health()` says how the cache is.
+process that saw it down does so, `on_recovery`, and the saving process owes the move, trying it every
+`shared_cache.RETRY_SECONDS`), so no page stored before the save outlives it by more than those few
+seconds: until then a worker that never saw Redis down may still send one. The pages each view caches by
+the event's results stamp (`scoring.web.responses`) need no such catching up: that stamp is written in
+the save's own transaction. `cache_health()` says how the cache is.
 
 Without a shared cache the middleware is left out (each gunicorn worker's own memory could not hear
 another worker's change) and pages are cached by their views against the event's stamp, as before.

@@ -2,7 +2,8 @@
 redis-server of the test's own stopped (SIGSTOP: it holds its data and answers nothing), a director logs
 in and verifies a set on one server, readers on the other see the new standings, log-in failures on one
 still lock the pair out on the other (counted in the database), and nothing answers 500; once Redis runs
-again the pages it stored before the change are never served.
+again and the results generation has moved on (the saving process owes that move; a few seconds at
+most) the pages it stored before the change are never served.
 
 Needs DATABASE_URL=postgres://… (two servers share one database); skipped, saying so, otherwise.
 """
@@ -11,15 +12,22 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 from contextlib import ExitStack
 
 import pytest
+import redis
 from django.conf import settings as django_settings
 from django.db import connection
 from django.urls import reverse
 
+from kalooki_tournament.shared_cache import RETRY_SECONDS
+from scoring import page_cache
 from scoring.bench.server import collected_static, gunicorn
 from tests.site.test_two_servers import NO_RESULTS, PASSWORD, Browser, database_url
+
+# The results generation as the app servers keep it in Redis (their cache's key prefix and version 1).
+GENERATION = f"kalooki:1:{page_cache.GENERATION_KEY}"
 
 pytestmark = [
     pytest.mark.heavy,
@@ -56,18 +64,21 @@ def two_servers_one_redis(own_redis, played, director, other_director, settings)
             )
             for _ in range(2)
         ]
-        yield servers, server, event, played, standings
+        yield servers, server, redis_url, event, played, standings
 
 
 def test_the_night_goes_on_across_two_servers_while_redis_is_stopped(
     two_servers_one_redis, director, other_director
 ):
-    (first, second), redis_server, event, game_set, standings = two_servers_one_redis
+    (first, second), redis_server, redis_url, event, game_set, standings = two_servers_one_redis
     assert django_settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
     reader = Browser(second)
     for _ in range(4):
         status, page = reader.get(standings)
         assert status == 200 and NO_RESULTS in page
+    shared = redis.Redis.from_url(redis_url)
+    generation = shared.get(GENERATION)
+    assert generation is not None
 
     os.kill(redis_server.pid, signal.SIGSTOP)
     desk = Browser(first)
@@ -91,6 +102,14 @@ def test_the_night_goes_on_across_two_servers_while_redis_is_stopped(
     assert Browser(second).log_in(other_director.username, PASSWORD) == 429
 
     os.kill(redis_server.pid, signal.SIGCONT)
+    # The save could not move the results generation on while Redis answered nothing: it is moved once
+    # Redis answers again, by the saving process (which tries every RETRY_SECONDS) or by any process that
+    # saw Redis down, on its next request. Until then a worker that never saw Redis down could still send
+    # the page stored before the save: that window, a few seconds at most, is waited out here.
+    deadline = time.monotonic() + 5 * RETRY_SECONDS
+    while shared.get(GENERATION) == generation and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert shared.get(GENERATION) != generation, "the results generation never moved on"
     for _ in range(8):
         status, page = reader.get(standings)
         assert status == 200 and NO_RESULTS not in page
