@@ -382,7 +382,7 @@ def _kept_rush_page(
 def _rush_page(request, match, get_response) -> HttpResponse:
     """Serve a rush page kept in the cache (`_kept_rush_page`), or make it and keep it (see above)."""
     ahead_of = request.META.get(AHEAD)
-    kept, stamps = _kept_rush_page(request.path, match, ahead_of, gzip_accepted=accepts_gzip(request))
+    kept, stamps = _kept_rush_page(request.path, match, ahead_of, gzip_accepted=_accepts_gzip(request.META))
     if kept is not None:
         return _replay(request, kept)
     _count_render(request)
@@ -444,8 +444,7 @@ def _kept_answer(environ: dict[str, Any]) -> tuple[str, list[tuple[str, str]], b
     if match is None:
         return None
     try:
-        gzip_accepted = bool(ACCEPTS_GZIP.search(environ.get("HTTP_ACCEPT_ENCODING", "")))
-        kept, _ = _kept_rush_page(path, match, gzip_accepted=gzip_accepted, start_stamps=False)
+        kept, _ = _kept_rush_page(path, match, gzip_accepted=_accepts_gzip(environ), start_stamps=False)
     except shared_cache.CacheUnavailable:
         return None
     if kept is None:
@@ -473,7 +472,7 @@ def _anonymous(cookies: dict[str, str]) -> bool:
 def _as_kept(request, response: HttpResponse, compressed: dict[str, Any] | None) -> HttpResponse:
     """The page just made: to a reader that accepts gzip, as it was kept for it (`compressed`, as its
     next visit will be served), else as made."""
-    if compressed is not None and compressed["gzip"] and accepts_gzip(request):
+    if compressed is not None and compressed["gzip"] and _accepts_gzip(request.META):
         return _replay(request, compressed)
     return response
 
@@ -527,8 +526,9 @@ def page_key(request) -> str:
     return f"kalooki:shared-page:{hashlib.sha256(address.encode()).hexdigest()}"
 
 
-def accepts_gzip(request) -> bool:
-    return bool(ACCEPTS_GZIP.search(request.META.get("HTTP_ACCEPT_ENCODING", "")))
+def _accepts_gzip(environ: dict[str, Any]) -> bool:
+    """Whether the reader accepts gzip: `environ` a WSGI environ, or a request's META (the same dict)."""
+    return bool(ACCEPTS_GZIP.search(environ.get("HTTP_ACCEPT_ENCODING", "")))
 
 
 def _encoded(key: str, gzip_accepted: bool) -> str:
@@ -620,7 +620,7 @@ class SharedPageCacheMiddleware:
             return self.get_response(request)
         key = page_key(request)
         recoveries = shared_cache.recoveries()
-        as_taken = _encoded(key, accepts_gzip(request))
+        as_taken = _encoded(key, _accepts_gzip(request.META))
         found = cache.get_many([GENERATION_KEY, as_taken])
         generation, stored = found.get(GENERATION_KEY), found.get(as_taken)
         if shared_cache.recoveries() != recoveries:

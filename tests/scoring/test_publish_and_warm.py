@@ -132,6 +132,15 @@ def warm_tasks() -> list[list]:
     return [row.args_kwargs["args"] for row in rows]
 
 
+@pytest.fixture
+def warmed(shared, seated, director):
+    """The seated round published and every page the hall opens made, as the worker's warm makes them
+    (its function, in this process); the event."""
+    services.round_publish(round=seated, user=director)
+    warming.warm(seated.event.pk)
+    return seated.event
+
+
 @pytest.mark.redis
 def test_publishing_warms_every_page_and_a_player_page_then_reads_no_database_row(
     shared,
@@ -296,12 +305,9 @@ def test_a_warm_asks_only_for_the_pages_not_ready_as_a_phone_would_be_served_the
 
 @pytest.mark.redis
 def test_a_kept_rush_page_is_sent_before_django_and_anything_else_goes_on_to_it(
-    shared, seated, director, django_assert_num_queries, django_capture_on_commit_callbacks
+    warmed, django_assert_num_queries
 ):
-    event = seated.event
-    with django_capture_on_commit_callbacks(execute=True):
-        services.round_publish(round=seated, user=director)
-    warming.warm(event.pk)
+    event = warmed
     django_saw = []
 
     def django(environ, start_response):  # what the front passes on, noted (Django's own answers below)
@@ -376,7 +382,7 @@ def test_a_table_that_starts_before_publishing_has_its_players_pages_made_ahead_
 
 @pytest.mark.redis
 def test_a_deal_leaves_where_a_player_sits_kept_and_a_substitute_does_not(
-    shared,
+    warmed,
     seated,
     director,
     client,
@@ -384,10 +390,7 @@ def test_a_deal_leaves_where_a_player_sits_kept_and_a_substitute_does_not(
     django_assert_num_queries,
     django_capture_on_commit_callbacks,
 ):
-    event = seated.event
-    with django_capture_on_commit_callbacks(execute=True):
-        services.round_publish(round=seated, user=director)
-    warming.warm(event.pk)
+    event = warmed
     table = seated.tables.get(number=1)
     seat = table.seats.order_by("position").first()
     where = url("player_seat", event, entry_id=seat.entry_id)
@@ -467,17 +470,9 @@ def first_deal_at(director, example_sheet, rename_sheet, django_capture_on_commi
 
 @pytest.mark.redis
 def test_the_saves_of_two_seconds_are_warmed_by_one_warm_queued_after_the_first(
-    shared,
-    seated,
-    director,
-    client,
-    first_deal_at,
-    django_assert_num_queries,
-    django_capture_on_commit_callbacks,
+    warmed, seated, client, first_deal_at, django_assert_num_queries, django_capture_on_commit_callbacks
 ):
-    event = seated.event
-    services.round_publish(round=seated, user=director)
-    warming.warm(event.pk)
+    event = warmed
     warms = DBTaskResult.objects.filter(task_path="scoring.warming.warm_pages")
     started = timezone.now()
     # A deal at each table, one save after the other: one warm queued, due two seconds after the first.
