@@ -17,8 +17,10 @@ VENUE_ENV := DJANGO_VENUE=1
 
 # WeasyPrint: Pango and HarfBuzz (subsetting makes PDFs several times faster); DejaVu shows ♠ ♥ ♦ ♣.
 PDF_PACKAGES     := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
-# The browser test drives Debian's Chromium; nothing downloads a browser at run time.
-BROWSER_PACKAGES := chromium
+# The browser tests drive Debian's Chromium in its headless shell (the same engine without the browser's
+# window: a third of the CPU of a full Chromium run headless); `make bench`'s entry section drives the full
+# Chromium. Nothing downloads a browser at run time.
+BROWSER_PACKAGES := chromium chromium-headless-shell
 # The self-entry test renders a printed sheet (poppler's pdftoppm) and decodes its QR code (zbarimg).
 QR_PACKAGES      := poppler-utils zbar-tools
 # The load measurement drives the server with wrk (a Python client competes with the server for CPU).
@@ -103,8 +105,11 @@ endif
 # A test file runs whole on one worker (--dist loadfile), so a browser module's Chromium and live
 # server, or a module's world, is made once; each worker has its own test database (an SQLite file of
 # its own, or test_<name>_gw0, _gw1 … on PostgreSQL) and its own Redis database (settings.py).
+# The tests keep their compiled modules (and pytest its rewritten test modules) in __pycache__ even where
+# the environment says PYTHONDONTWRITEBYTECODE: otherwise every worker, server and command the suite
+# starts compiles the project again (4 to 5 seconds for each worker's collection alone).
 TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ "$$n" -gt 8 ] && n=8; echo $$n)
-PYTEST := $(BIN)/python -m pytest $(if $(filter 0,$(TEST_JOBS)),,-n $(TEST_JOBS) --dist loadfile)
+PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest $(if $(filter 0,$(TEST_JOBS)),,-n $(TEST_JOBS) --dist loadfile)
 
 test: install-test system-pdf system-browser system-qr
 	$(PYTEST) $(PYTEST_ARGS)

@@ -1,6 +1,9 @@
 """Real-browser tests: Debian's Chromium driven by Playwright's sync API against pytest-django's
 live server (docs/ARCHITECTURE.md, "Libraries: facts we rely on"). Nothing downloads a browser:
-`make test` installs the Debian `chromium` package when it is missing.
+`make test` installs the Debian `chromium-headless-shell` package when it is missing — Chromium's own
+headless build, the one Playwright itself runs headless: the same engine and pages at a third of the CPU
+of the full browser run headless (measured: 15 s against 39 s for two of these modules).
+KALOOKI_CHROMIUM=/usr/bin/chromium runs them in the full browser.
 
 A missing Chromium fails the run (the browser test is part of the product's promise); set
 KALOOKI_SKIP_BROWSER=1 to skip these tests on a machine that cannot have one.
@@ -15,7 +18,7 @@ import pytest
 
 ASYNC_UNSAFE = "DJANGO_ALLOW_ASYNC_UNSAFE"
 WAIT_MS = 20_000
-CHROMIUM = Path(os.environ.get("KALOOKI_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM = Path(os.environ.get("KALOOKI_CHROMIUM", "/usr/bin/chromium-headless-shell"))
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -37,7 +40,7 @@ def browser():
         pytest.skip("KALOOKI_SKIP_BROWSER=1: browser tests skipped")
     if not CHROMIUM.exists():
         pytest.fail(
-            f"{CHROMIUM} is missing: install it with `apt-get install -y chromium` (`make test` does), "
+            f"{CHROMIUM} is missing: install it with `apt-get install -y {CHROMIUM.name}` (`make test` does), "
             "or set KALOOKI_SKIP_BROWSER=1 to skip the browser tests",
             pytrace=False,
         )

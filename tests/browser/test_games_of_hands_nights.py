@@ -273,6 +273,19 @@ SAME_FOR_EVERY_GAME = frozenset(
 )
 
 
+def fetch_download(page, url: str, name: str, failures: list[str]) -> None:
+    """Fetch a download the crawl met: a 5xx goes into `failures`; a PDF (by its name or its type) must
+    be one, and has its first page drawn."""
+    response = page.request.get(url)
+    if response.status >= 500:
+        failures.append(f"{response.status} {url}")
+    elif urlsplit(url).path.endswith(".pdf") or response.headers.get("content-type", "").startswith(
+        "application/pdf"
+    ):
+        assert response.body().startswith(b"%PDF"), url
+        first_page_png(response.body(), name)
+
+
 def crawl(page, base: str, event: Event, *, label: str, seen: dict, failures: list[str], only=None) -> None:
     """Open every page reachable by links from the event's dashboard and its public page, once per kind
     of page (Django view) — an event's own pages once per event (but those `SAME_FOR_EVERY_GAME`), the
@@ -281,6 +294,7 @@ def crawl(page, base: str, event: Event, *, label: str, seen: dict, failures: li
     keeps to those kinds. A 5xx goes into `failures` (the parts of a page are watched by `every_page`);
     a link to a 4xx page is printed. `seen` gathers (scope, kind) → address."""
     from django.urls import Resolver404, resolve
+    from playwright.sync_api import Error as PlaywrightError
 
     own = (f"/e/{event.slug}/", f"/adjudication/e/{event.slug}/")
     allowed = (*own, "/ratings/", "/seasons/", "/desk/", "/s/")
@@ -302,14 +316,17 @@ def crawl(page, base: str, event: Event, *, label: str, seen: dict, failures: li
         seen[key] = url
         name = f"{label}-{kind.replace(':', '-')}"
         if parts.path.endswith(DOWNLOADS) or parts.path.endswith("/download/"):
-            response = page.request.get(url)
-            if response.status >= 500:
-                failures.append(f"{response.status} {url}")
-            elif parts.path.endswith(".pdf"):
-                assert response.body().startswith(b"%PDF"), url
-                first_page_png(response.body(), name)
+            fetch_download(page, url, name, failures)
             continue
-        response = page.goto(url)
+        try:
+            response = page.goto(url)
+        except PlaywrightError as error:
+            # A download the address does not show (a PDF at a path of its own, such as the door's
+            # badges): the headless browser saves it rather than shows it, so it is fetched instead.
+            if "Download is starting" not in str(error):
+                raise
+            fetch_download(page, url, name, failures)
+            continue
         if response is None or response.status >= 500:
             failures.append(f"{response.status if response else 'no response'} {url}")
             continue
