@@ -40,8 +40,8 @@ def browser():
         pytest.skip("KALOOKI_SKIP_BROWSER=1: browser tests skipped")
     if not CHROMIUM.exists():
         pytest.fail(
-            f"{CHROMIUM} is missing: install it with `apt-get install -y {CHROMIUM.name}` (`make test` does), "
-            "or set KALOOKI_SKIP_BROWSER=1 to skip the browser tests",
+            f"{CHROMIUM} is missing: install it with `apt-get install -y {CHROMIUM.name}` "
+            "(`make test` does), or set KALOOKI_SKIP_BROWSER=1 to skip the browser tests",
             pytrace=False,
         )
     try:

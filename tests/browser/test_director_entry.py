@@ -62,7 +62,12 @@ def save(page, number: int) -> None:
 
 
 def login(page, base: str, next_url: str) -> None:
+    """Log in by keyboard alone: the name field has the focus by itself (the browser gives it after the
+    page has loaded, when it next draws the page: waited for, not raced), Tab, the password, Enter."""
+    from playwright.sync_api import expect
+
     page.goto(f"{base}/accounts/login/?next={next_url}")
+    expect(page.locator("#id_username")).to_be_focused()
     page.keyboard.type("director")
     page.keyboard.press("Tab")
     page.keyboard.type("secret-director-pw")
