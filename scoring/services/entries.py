@@ -58,7 +58,10 @@ def _player_for(*, name: str, club: str, membership_id: str) -> Player:
         if player is not None:
             return player
     player = Player(name=name, club=club, membership_id=membership_id)
-    player.full_clean()
+    # Its two constraints hold already (the name was checked; the membership id was looked up just
+    # above), and the database keeps both: Django would ask the database again, a query and two
+    # savepoints each. A membership id taken meanwhile is the IntegrityError `new_entry` answers.
+    player.full_clean(validate_constraints=False)
     player.save()
     return player
 
@@ -93,7 +96,9 @@ def new_entry(*, event: Event, name: str, club: str, membership_id: str, first_r
                 normalized_name=key,
                 first_round=first_round or next_unseated_round(event),
             )
-            entry.full_clean(validate_constraints=False)
+            # The event and the player are rows in hand (checking them would cost a query each); the
+            # unique name and player are the database's constraints, answered below.
+            entry.full_clean(exclude=("event", "player"), validate_constraints=False)
             entry.save()
     except IntegrityError:
         # The unique (event, normalized_name) — or membership id — saw an entry made at the same time.
