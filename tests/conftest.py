@@ -8,6 +8,7 @@ Engine tests need none of this (no database); scoring and adjudication tests bui
 from __future__ import annotations
 
 import copy
+import gc
 import json
 import os
 import shutil
@@ -51,6 +52,16 @@ def pytest_collection_modifyitems(config, items):
         asked = getattr(test, "_hypothesis_internal_use_settings", None)
         if item.get_closest_marker("slow") and asked is not None and asked.max_examples > SLOW_EXAMPLES:
             test._hypothesis_internal_use_settings = hypothesis_settings(asked, max_examples=SLOW_EXAMPLES)
+
+
+def pytest_collection_finish(session):
+    """The collected suite is several hundred thousand objects that live to the end: the garbage
+    collector walked them all again at every full collection, while the tests make and drop a Django
+    query's objects by the thousand. Kept out of its sight (gc.freeze) and collected less often, the
+    suite takes a tenth less CPU (measured on tests/scoring/web and tests/adjudication: 98 s → 84 s)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 20)
 
 
 def load_json(name: str) -> Any:
