@@ -105,10 +105,10 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "kalooki_tournament.wsgi.application"
 
-# SQLite by default; DATABASE_URL=postgres://… for PostgreSQL.
+# SQLite by default (DATABASE_URL unset or blank); DATABASE_URL=postgres://… for PostgreSQL.
 DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+    "default": dj_database_url.parse(
+        os.environ.get("DATABASE_URL", "").strip() or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         # Keep connections between requests: opening one per request halves the standings page's throughput.
         conn_max_age=env_int("DJANGO_CONN_MAX_AGE", 600),
         conn_health_checks=True,

@@ -83,6 +83,23 @@ def test_start_up_stops_on_a_mistyped_variable(name, value):
     assert "ImproperlyConfigured" in result.stderr and f"{name}={value!r}" in result.stderr
 
 
+def test_a_blank_database_url_means_the_sqlite_default():
+    """`DATABASE_URL=` (set but blank, as an environment file leaves it) is the default, not a crash."""
+    env = {key: item for key, item in os.environ.items() if not key.startswith("DJANGO_")}
+    env.update(DATABASE_URL=" ", DJANGO_SETTINGS_MODULE="kalooki_tournament.settings")
+    result = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup(); from django.conf import settings; "
+         "print(settings.DATABASES['default']['ENGINE'])"],
+        cwd=BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "django.db.backends.sqlite3"
+
+
 def test_the_secret_key_file_is_made_once_readable_by_its_owner_alone(tmp_path):
     path = tmp_path / "config" / "kalooki" / "secret_key"
     key = secret_key_from_file(path)
