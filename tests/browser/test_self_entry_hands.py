@@ -10,7 +10,7 @@ import re
 import pytest
 
 from .conftest import horizontal_overflow, log_in, screenshot, serious_violations
-from .test_self_entry import phone, prove, scanned_address, status_in_view
+from .test_self_entry import past_the_resend, phone, prove, scanned_address, status_in_view
 
 pytestmark = pytest.mark.browser
 THREE = ("Ann", "Bob", "Cy")
@@ -156,7 +156,7 @@ def test_a_british_hand_entered_and_confirmed_from_two_phones(live_server, brows
         expect(ann.locator(".phone-waiting")).to_contain_text("Hand 3: waiting for confirmation")
         status_in_view(ann, "Sent after the network came back. Hand 3 sent: waiting for confirmation")
         screenshot(ann, "self-entry-british-reconnected", full_page=False)
-        ann.wait_for_timeout(4500)
+        past_the_resend(ann)
         assert SelfEntryDeal.objects.filter(game_set=british_game, number=3).count() == 1
     finally:
         a_context.close()
