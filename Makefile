@@ -104,12 +104,16 @@ endif
 # The suite runs on parallel workers, one a core, at most 8 (pytest-xdist; TEST_JOBS=0: one process).
 # A test file runs whole on one worker (--dist loadfile), so a browser module's Chromium and live
 # server, or a module's world, is made once; each worker has its own test database (an SQLite file of
-# its own, or test_<name>_gw0, _gw1 … on PostgreSQL) and its own Redis database (settings.py).
+# its own, or test_<name>_gw0, _gw1 … on PostgreSQL) and its own Redis database (settings.py). The files
+# are handed out in the suite's order, the long ones first (tests/conftest.py): left to itself, xdist
+# hands out the files of most tests first, and the long one-test browser files came last, one worker
+# busy for half a minute while the other waited (--no-loadscope-reorder).
 # The tests keep their compiled modules (and pytest its rewritten test modules) in __pycache__ even where
 # the environment says PYTHONDONTWRITEBYTECODE: otherwise every worker, server and command the suite
 # starts compiles the project again (4 to 5 seconds for each worker's collection alone).
 TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ "$$n" -gt 8 ] && n=8; echo $$n)
-PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest $(if $(filter 0,$(TEST_JOBS)),,-n $(TEST_JOBS) --dist loadfile)
+PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest \
+  $(if $(filter 0,$(TEST_JOBS)),,-n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder)
 
 test: install-test system-pdf system-browser system-qr
 	$(PYTEST) $(PYTEST_ARGS)
