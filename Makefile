@@ -18,8 +18,8 @@ VENUE_ENV := DJANGO_VENUE=1
 # WeasyPrint: Pango and HarfBuzz (subsetting makes PDFs several times faster); DejaVu shows ♠ ♥ ♦ ♣.
 PDF_PACKAGES     := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
 # The browser tests drive Debian's Chromium in its headless shell (the same engine without the browser's
-# window: a third of the CPU of a full Chromium run headless); `make bench`'s entry section drives the full
-# Chromium. Nothing downloads a browser at run time.
+# window: two fifths of the CPU of a full Chromium run headless); `make bench`'s entry section drives the
+# full Chromium. Nothing downloads a browser at run time.
 BROWSER_PACKAGES := chromium chromium-headless-shell
 # The self-entry test renders a printed sheet (poppler's pdftoppm) and decodes its QR code (zbarimg).
 QR_PACKAGES      := poppler-utils zbar-tools

@@ -1,8 +1,8 @@
 """Real-browser tests: Debian's Chromium driven by Playwright's sync API against pytest-django's
 live server (docs/ARCHITECTURE.md, "Libraries: facts we rely on"). Nothing downloads a browser:
 `make test` installs the Debian `chromium-headless-shell` package when it is missing — Chromium's own
-headless build, the one Playwright itself runs headless: the same engine and pages at a third of the CPU
-of the full browser run headless (measured: 15 s against 39 s for two of these modules).
+headless build, the one Playwright itself runs headless: the same engine and pages at two fifths of the
+CPU of the full browser run headless (measured: 15 s against 39 s for two of these modules).
 KALOOKI_CHROMIUM=/usr/bin/chromium runs them in the full browser.
 
 A missing Chromium fails the run (the browser test is part of the product's promise); set
