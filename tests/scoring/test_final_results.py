@@ -52,7 +52,12 @@ def closed_night(event, round1, make_table, play_set):
 
 
 def hhmm(moment) -> str:
-    return f"{timezone.localtime(moment):%H:%M}"
+    """The deadline as the pages say it: '23:50' today (local time), '7 Dec, 00:20' on another day — a
+    round closed within its correction period of midnight ends it tomorrow."""
+    local = timezone.localtime(moment)
+    if local.date() == timezone.localtime(timezone.now()).date():
+        return f"{local:%H:%M}"
+    return f"{local.day} {local:%b}, {local:%H:%M}"
 
 
 # --- provisional, then final ---------------------------------------------------------------------
