@@ -64,6 +64,17 @@ def pytest_collection_finish(session):
     gc.set_threshold(50_000, 20, 20)
 
 
+def deadline_words(moment) -> str:
+    """A deadline as the pages say it: '23:50' today (local time), '7 Dec, 00:20' on another day — a
+    round closed within its correction period of midnight is provisional until a time tomorrow."""
+    from django.utils import timezone
+
+    local = timezone.localtime(moment)
+    if local.date() == timezone.localtime(timezone.now()).date():
+        return f"{local:%H:%M}"
+    return f"{local.day} {local:%b}, {local:%H:%M}"
+
+
 def load_json(name: str) -> Any:
     return json.loads((DATA / name).read_text(encoding="utf-8"))
 

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from scoring import services
 from scoring.models import Round
+from tests.conftest import deadline_words
 
 from .conftest import log_in, screenshot
 
@@ -33,7 +34,7 @@ def test_a_night_becomes_final_and_is_corrected_after(live_server, sized, played
     page.get_by_role("button", name="Verify set").click()
     expect(page.locator(".messages")).to_contain_text("Set verified")
     rnd = Round.objects.get(pk=played.table.round_id)
-    until = f"{timezone.localtime(rnd.final_at):%H:%M}"
+    until = deadline_words(rnd.final_at)
 
     reader = sized(1366, 900)
     reader.goto(f"{live_server.url}/e/test-open/standings/")

@@ -23,6 +23,7 @@ from scoring.models import Event, GameSet, Round
 from scoring.selectors import standings_view
 from scoring.selectors.ratings import closed_rounds
 from scoring.services.closing import round_is_final
+from tests.conftest import deadline_words
 from tests.scoring.test_round_closing import nine, text_of
 
 FOUR = ("Ann", "Bob", "Cy", "Dee")
@@ -51,15 +52,6 @@ def closed_night(event, round1, make_table, play_set):
     return round1
 
 
-def hhmm(moment) -> str:
-    """The deadline as the pages say it: '23:50' today (local time), '7 Dec, 00:20' on another day — a
-    round closed within its correction period of midnight ends it tomorrow."""
-    local = timezone.localtime(moment)
-    if local.date() == timezone.localtime(timezone.now()).date():
-        return f"{local:%H:%M}"
-    return f"{local.day} {local:%b}, {local:%H:%M}"
-
-
 # --- provisional, then final ---------------------------------------------------------------------
 
 
@@ -70,7 +62,7 @@ def test_a_closed_round_is_provisional_for_the_period_then_final(
     assert rnd.final_at == rnd.closed_at + timedelta(minutes=30)
     closing = AuditEntry.objects.get(action="kalooki.round.closed")
     assert closing.after["final_at"] and closing.after["correction_minutes"] == 30
-    until = f"provisional until {hhmm(rnd.final_at)}"
+    until = f"provisional until {deadline_words(rnd.final_at)}"
     view = standings_view(event)
     assert view.scope.results_words() == f"results {until}"
     page = client.get(f"/e/{event.slug}/standings/")
@@ -190,7 +182,7 @@ def test_every_standings_surface_says_provisional_then_final(
         extra = {"rules_overrides": {"hands": 6}} if game == "north-american" else {}
         event, rnd = british_night(make_event, director, game, slug=f"night-{game}", **extra)
     slug = event.slug
-    until = f"provisional until {hhmm(rnd.final_at)}"
+    until = f"provisional until {deadline_words(rnd.final_at)}"
     entry_id = rnd.seats.first().entry_id
 
     def surfaces() -> dict[str, str]:

@@ -8,11 +8,10 @@ import re
 import openpyxl
 import pytest
 from django.urls import reverse
-from django.utils import timezone
 
 from scoring import services
 from scoring.models import Round
-from tests.conftest import FOUR, nine
+from tests.conftest import FOUR, deadline_words, nine
 
 pytestmark = pytest.mark.heavy
 
@@ -128,7 +127,7 @@ def test_standings_export_as_csv_has_the_pages_headers_and_the_standings_rows(cl
     rows = list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"))))
     # Whether the results are final, in every row (issue 21): round 1 closed moments ago.
     final_at = Round.objects.get(event=world["event"], number=1).final_at
-    assert {row.pop("Results") for row in rows} == {f"provisional until {timezone.localtime(final_at):%H:%M}"}
+    assert {row.pop("Results") for row in rows} == {f"provisional until {deadline_words(final_at)}"}
     assert rows[0] | {} == {
         "Place": "1",
         "Shared": "true",
