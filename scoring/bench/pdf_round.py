@@ -3,8 +3,9 @@
 stored), end to end.
 
 A second event with one round of `pdf_tables` tables is built for it (untimed). The pack is rendered
-through `scoring.printing.scoresheets.render_round_sheets` (the reads, the template and the layout);
-the floor is
+as the director's button prints it: each table's QR code, short code and seat codes made
+(`scoring.printing.sheet_codes`, the tables' keys issued once beforehand, as the first print does), then
+`scoring.printing.scoresheets.render_round_sheets` (the reads, the template and the layout); the floor is
 `weasyprint.HTML(string=html).write_pdf()` of the very HTML the renderer lays out
 (`scoresheets.round_pack_html`); the same with the garbage collector paused (as the renderer runs
 WeasyPrint) is reported beside it. Both the blank pack (printed before the round) and the completed one
@@ -42,15 +43,25 @@ def _clocked(function) -> tuple[float, float, bytes]:
     return time.perf_counter() - wall, time.process_time() - cpu, result
 
 
+# The address the sheets' QR codes carry, as if printed from a laptop on the venue's network.
+BASE_URL = "http://192.168.1.20:8000"
+
+
+def _codes(round_):
+    from scoring.printing.sheet_codes import sheet_codes
+
+    return sheet_codes(tables=round_.tables.select_related("round__event"), base_url=BASE_URL)
+
+
 def _pack(round_, *, completed: bool, runs: int, with_paused_floor: bool = False) -> dict[str, Any]:
     from weasyprint import HTML
 
     from scoring.printing import scoresheets
 
-    html = scoresheets.round_pack_html(round=round_, completed=completed)
+    html = scoresheets.round_pack_html(round=round_, completed=completed, codes=_codes(round_))
 
     def render() -> bytes:
-        return scoresheets.render_round_sheets(round=round_, completed=completed)
+        return scoresheets.render_round_sheets(round=round_, completed=completed, codes=_codes(round_))
 
     def bare() -> bytes:
         return HTML(string=html).write_pdf()
@@ -129,7 +140,10 @@ def _as_task(context: BenchContext) -> dict[str, Any]:
     wall = time.perf_counter()
     asked = timezone.now()
     job = background.start(
-        event=event, user=None, kind=BackgroundJob.Kind.ROUND_PACK, params={"round": 1, "completed": False}
+        event=event,
+        user=None,
+        kind=BackgroundJob.Kind.ROUND_PACK,
+        params={"round": 1, "completed": False, "base_url": BASE_URL},
     )
     background.run_queued_jobs()
     worker_s = time.perf_counter() - wall
@@ -160,7 +174,7 @@ def _as_task(context: BenchContext) -> dict[str, Any]:
 def _bare_html(round_) -> str:
     from scoring.printing import scoresheets
 
-    return scoresheets.round_pack_html(round=round_, completed=False)
+    return scoresheets.round_pack_html(round=round_, completed=False, codes=_codes(round_))
 
 
 def _bare(html: str) -> bytes:

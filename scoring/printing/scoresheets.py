@@ -14,10 +14,8 @@ is self-contained: what `render_*` prints is exactly `weasyprint.HTML(string=htm
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
-from urllib.parse import quote
 
 from django.template.loader import get_template, render_to_string
 
@@ -26,60 +24,11 @@ from ..exports import export_name
 from ..selectors import british_printed, printed, standings_scope
 from ..selectors.british_printed import BritishPrintedSheet
 from .pdf_data import PrintedCode, SeasonSheet, Seating, StandingsSheet, TableSheet
+from .sheet_grid import sheet_layout
 
 CSS_TEMPLATE = "pdf/print.css"
 # Sheets are landscape (nine rows, three columns a player); lists are portrait.
 PAPER_SIZES = {"A4": "A4", "Letter": "letter"}
-# The width of a sheet's table in mm: landscape paper less the `@page sheet` margins (9 mm a side).
-SHEET_WIDTH_MM = {"A4": 297 - 18, "Letter": 279.4 - 18}
-# Deal label, dealer, out, doubled (percent of the width); the players share the rest, each split
-# calls / score / total. Five or more players get narrower deal columns and smaller type ("wide").
-DEAL_COLUMNS = (17.0, 8.5, 8.5, 5.0)
-WIDE_DEAL_COLUMNS = (13.5, 7.5, 7.5, 4.5)
-WIDE_FROM = 5
-PLAYER_SPLIT = (0.38, 0.28, 0.34)
-LINE_MM = 0.6 * 25.4 / 72  # the grid's 0.6 pt rule
-
-
-@dataclass(frozen=True)
-class SheetLayout:
-    """Column widths (percent strings for the template) and the blank sheet's inner grid lines."""
-
-    columns: tuple[str, ...]
-    grid: str
-    wide: bool = False
-
-
-@lru_cache(maxsize=32)
-def sheet_layout(paper: str, seats: int) -> SheetLayout:
-    """Columns for a table of `seats` players and, for blank sheets, one SVG drawing the rules
-    between each player's calls, score and total columns (a third of the cells to lay out).
-
-    The SVG is stretched over the whole table (`background-size: 100% 100%`), so its x axis is the
-    table's width in mm and only vertical lines are drawn; the header and footer cells paint over it.
-    """
-    width = SHEET_WIDTH_MM.get(paper, SHEET_WIDTH_MM["A4"])
-    wide = seats >= WIDE_FROM
-    deal_columns = WIDE_DEAL_COLUMNS if wide else DEAL_COLUMNS
-    player = (100.0 - sum(deal_columns)) / max(seats, 1)
-    columns = list(deal_columns)
-    lines = []
-    left = sum(deal_columns)
-    for _ in range(seats):
-        calls, score, total = (player * part for part in PLAYER_SPLIT)
-        columns += [calls, score, total]
-        lines += [left + calls, left + calls + score]
-        left += player
-    paths = "".join(f"M{x * width / 100:.2f} 0V1" for x in lines)
-    svg = (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.2f} 1" preserveAspectRatio="none">'
-        f'<path d="{paths}" stroke="#000" stroke-width="{LINE_MM:.3f}" fill="none"/></svg>'
-    )
-    return SheetLayout(
-        columns=tuple(f"{column:.3f}" for column in columns),
-        grid="data:image/svg+xml," + quote(svg, safe=' =:/"#.,'),
-        wide=wide,
-    )
 
 
 @lru_cache(maxsize=4)
@@ -123,19 +72,39 @@ def _joined_pdf(documents: Sequence[Any]) -> bytes:
 
 
 def sheets_html(
-    sheets: Sequence[TableSheet], *, paper: str | None = None, codes: Mapping[int, PrintedCode] | None = None
+    sheets: Sequence[TableSheet],
+    *,
+    paper: str | None = None,
+    codes: Mapping[int, PrintedCode] | None = None,
+    first_page: int = 1,
+    pages: int | None = None,
 ) -> str:
     """One document holding each sheet on its own page, in the order given; `codes` (by table number)
-    puts each table's self-entry QR code and short code beside its number."""
+    puts each table's self-entry QR code and short code beside its number.
+
+    Each sheet's foot says "page N of M" itself (a sheet is one page): `first_page` and `pages` number a
+    part of a longer pack as the whole (`render_round_sheets_in_parts`). WeasyPrint's page-margin boxes
+    cost a tenth of a pack's layout for the same words."""
     if not sheets and paper is None:
         paper = "A4"
     paper = paper or sheets[0].event.paper
     title = sheets[0].title if len(sheets) == 1 else _pack_title(sheets)
     codes = codes or {}
     items = [
-        (sheet, sheet_layout(paper, len(sheet.players)), codes.get(sheet.table_number)) for sheet in sheets
+        (
+            sheet,
+            sheet_layout(paper, len(sheet.players), sheet.call_limit),
+            codes.get(sheet.table_number),
+            first_page + index,
+        )
+        for index, sheet in enumerate(sheets)
     ]
-    return render_to_string("pdf/sheets.html", {"sheets": items, "title": title, "css": print_css(paper)})
+    # Each blank grid's pictures once in the style sheet, whatever the number of tables that use them.
+    grids = dict.fromkeys(layout.css for sheet, layout, *_rest in items if not sheet.completed)
+    css = print_css(paper) + "".join(grids)
+    return render_to_string(
+        "pdf/sheets.html", {"sheets": items, "pages": pages or len(sheets), "title": title, "css": css}
+    )
 
 
 def _pack_title(sheets: Sequence[TableSheet]) -> str:
@@ -219,7 +188,12 @@ def render_round_sheets(
 
 
 def render_round_sheets_in_parts(
-    *, round, completed: bool = False, progress: Callable[[int, int, str], None], part: int = 16
+    *,
+    round,
+    completed: bool = False,
+    codes: Mapping[int, PrintedCode] | None = None,
+    progress: Callable[[int, int, str], None],
+    part: int = 32,
 ) -> bytes:
     """The round pack of `render_round_sheets`, laid out `part` tables at a time so a background job can
     say how far it is (`progress(done, total, step)`, tables laid out of the tables and the writing),
@@ -227,7 +201,7 @@ def render_round_sheets_in_parts(
     if round.event.game.of_hands:
         # A game's sheets run to a second page; its packs are small (one game a table).
         progress(0, 1, "laying out the sheets")
-        data = write_pdf(round_pack_html(round=round, completed=completed))
+        data = write_pdf(round_pack_html(round=round, completed=completed, codes=codes))
         progress(1, 1, "ready")
         return data
     sheets = printed.round_sheets(round, completed=completed)
@@ -238,7 +212,13 @@ def render_round_sheets_in_parts(
     documents = []
     with collector_paused():
         for start in range(0, len(sheets), part):
-            html = sheets_html(sheets[start : start + part], paper=round.event.paper)
+            html = sheets_html(
+                sheets[start : start + part],
+                paper=round.event.paper,
+                codes=codes,
+                first_page=start + 1,
+                pages=len(sheets),
+            )
             documents.append(_document(html).render())
             progress(min(start + part, len(sheets)), total, "laying out the sheets")
         progress(len(sheets), total, "writing the PDF")

@@ -34,6 +34,7 @@ from django_tasks_db.models import DBTaskResult
 
 from ..models import BackgroundJob, Event, Round
 from ..printing import scoresheets
+from ..printing.sheet_codes import sheet_codes
 from .imports import players_import_csv
 
 logger = logging.getLogger(__name__)
@@ -194,12 +195,18 @@ def _round_pack(job: BackgroundJob, progress: Callable[[int, int, str], None]) -
     params = job.params
     rnd = Round.objects.select_related("event").get(event=job.event, number=params["round"])
     completed = bool(params.get("completed"))
+    # Each sheet's QR code addressed as the page that asked for the pack was (a job queued before
+    # `base_url` was kept: KALOOKI_PUBLIC_URL), as a pack printed straight from the page is.
+    tables = rnd.tables.select_related("round__event")
+    codes = sheet_codes(tables=tables, base_url=params.get("base_url"), user=job.requested_by)
     if params.get("fallback"):
         # The "what can go wrong" page's pack: the seating lists and every blank sheet.
-        data = scoresheets.render_fallback_pack(round=rnd, progress=progress)
+        data = scoresheets.render_fallback_pack(round=rnd, codes=codes, progress=progress)
         kind, what = "fallback-pack", "fallback pack (seating lists and blank sheets)"
     else:
-        data = scoresheets.render_round_sheets_in_parts(round=rnd, completed=completed, progress=progress)
+        data = scoresheets.render_round_sheets_in_parts(
+            round=rnd, completed=completed, codes=codes, progress=progress
+        )
         kind, what = ("sheets" if completed else "blank-sheets"), "score sheets"
     _finish(
         job.pk,

@@ -1,6 +1,7 @@
 """What the printed sheets show, built from plain data (no database, no PDF)."""
 
 from datetime import date
+from itertools import pairwise
 
 import pytest
 
@@ -243,3 +244,41 @@ def test_standings_totals_sum_the_count_columns_once():
         "players": 2,
     }
     assert standings.title == "Kingston Open · round 2 provisional standings"
+
+
+# --- a blank sheet's ruled grid (scoring.printing.sheet_grid) -------------------------------------
+
+
+@pytest.mark.parametrize("seats", [3, 4, 5, 6, 7])
+@pytest.mark.parametrize("call_limit", [0, 2, 3, 5])
+def test_a_blank_deals_boxes_sit_in_their_columns(seats, call_limit):
+    """The "doubled" box in its column; each player's call boxes and over-call box (R13, R17) inside
+    their calls column, clear of its lines, none overlapping the next."""
+    from scoring.printing.sheet_grid import RULE, sheet_grid
+
+    for paper in ("A4", "Letter"):
+        grid = sheet_grid(paper, seats)
+        row = grid.deal_row(call_limit)
+        edges = [0.0, *grid.edges]
+        doubled, *calls = sorted(row.boxes)
+        assert edges[3] + RULE < doubled[0] and doubled[0] + doubled[2] < edges[4] - RULE
+        assert len(calls) == seats * (call_limit + 1)
+        for player in range(seats):
+            left, right = edges[4 + player * 3], edges[5 + player * 3]
+            mine = calls[player * (call_limit + 1) : (player + 1) * (call_limit + 1)]
+            assert all(left + RULE < x and x + size < right - RULE for x, _y, size in mine)
+            assert all(a[0] + a[2] < b[0] for a, b in pairwise(mine))
+            assert all(y > 0 and y + size < row.height for _x, y, size in mine)
+
+
+def test_a_blank_sheets_columns_fill_the_table_and_its_pictures_span_it():
+    from scoring.printing.sheet_grid import SHEET_WIDTH_MM, column_percents, sheet_grid, sheet_layout
+
+    for seats in (3, 4, 6):
+        assert sum(column_percents(seats)) == pytest.approx(100)
+        grid = sheet_grid("Letter", seats)
+        assert grid.edges[-1] == pytest.approx(SHEET_WIDTH_MM["Letter"])
+        layout = sheet_layout("Letter", seats, 3)
+        assert layout.empty_columns == 4 + 3 * seats - 2
+        for row in ("names", "labels", "deal", "total"):
+            assert f"tr.{layout.name}-{row} {{ background-image: url('data:image/png;base64," in layout.css

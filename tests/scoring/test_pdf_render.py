@@ -19,7 +19,8 @@ from adjudication.engine.rules import ruleset_from
 from adjudication.engine.simulator import simulate_sheet
 from scoring import services, sheets
 from scoring.models import Deal, GameSet, Table
-from scoring.printing import pdf_data, scoresheets
+from scoring.printing import pdf_data, scoresheets, sheet_grid
+from scoring.printing.sheet_codes import qr_image
 from scoring.selectors import printed
 from tests.conftest import FOUR
 
@@ -69,6 +70,31 @@ def save_preview(pdf: bytes, name: str) -> Path:
     return path
 
 
+def marks_across_deal(pdf: bytes, label: str, *, from_mm: float, to_mm: float) -> int:
+    """How many dark marks (a line, a box's side) a reader's eye crosses along the middle of the row of
+    deal `label` on page 1, from `from_mm` to `to_mm` right of the page's left edge: the page drawn at
+    288 dpi (pypdfium2), the row found by its label's text."""
+    import pypdfium2
+
+    scale = 4  # 288 dpi
+    document = pypdfium2.PdfDocument(pdf)
+    try:
+        page = document[0]
+        text = page.get_textpage()
+        found = text.search(label).get_next()
+        assert found, f"{label!r} is not on the page"
+        _left, bottom, _right, top = text.get_charbox(found[0])
+        image = page.render(scale=scale).to_pil().convert("L")
+        middle = round((page.get_height() - (bottom + top) / 2) * scale)
+    finally:
+        document.close()
+    dots_per_mm = 72 / 25.4 * scale
+    row = [
+        image.getpixel((x, middle)) for x in range(round(from_mm * dots_per_mm), round(to_mm * dots_per_mm))
+    ]
+    return sum(1 for before, after in zip([255, *row], row, strict=False) if before >= 128 > after)
+
+
 def names(prefix: str) -> tuple[str, ...]:
     return tuple(f"{prefix} {name}" for name in ("Ames", "Brown", "Chen", "Diaz"))
 
@@ -109,13 +135,28 @@ def test_blank_sheet_prints_the_table_players_contracts_and_dealers(game_set, ev
     dealers = ["Bob", "Cy", "Dee", "Ann", "Bob", "Cy", "Dee", "Ann", "Bob"]
     for number, dealer in enumerate(dealers, start=1):
         label = f"{number} · {JAMAICAN.deal_size(number)} cards · {JAMAICAN.describe_contract(number)}"
-        assert deal_line(text, number).startswith(f"{label} {dealer} ☐")
-    assert deal_line(text, 3).startswith("3 · 11 cards · 1 set + 2 runs Dee")
+        assert deal_line(text, number) == f"{label} {dealer}"
     assert "Joker = 50 · A♠ A♣ = 15 · A♥ A♦ = 1 · K Q J 10 = 10 · 2–9 = face" in text
-    assert deal_line(text, 1).count("☐☐☐ ☐") == 4
+    # Each deal's boxes (R13, R17): "doubled", then a box a call and the over-call box for each player.
+    assert blank_marks(pdf, "9 · 16 cards", seats=4, paper="A4") == expected_marks(seats=4, call_limit=3)
     assert "Director" in text
-    assert "page 1 of 1" in text
+    assert "Test Open · Round 1 · Table 1 · page 1 of 1" in text
     assert page_sizes(pdf) == {A4_LANDSCAPE}
+
+
+def blank_marks(pdf: bytes, label: str, *, seats: int, paper: str) -> int:
+    """The marks across a blank deal's row right of its "Out" column, short of the table's right edge."""
+    layout = sheet_grid.sheet_layout(paper, seats)
+    width = sheet_grid.SHEET_WIDTH_MM[paper]
+    out_ends = sum(float(column) for column in layout.columns[:3]) * width / 100
+    margin = 9  # print.css: @page sheet
+    return marks_across_deal(pdf, label, from_mm=margin + out_ends + 1, to_mm=margin + width - 1)
+
+
+def expected_marks(*, seats: int, call_limit: int) -> int:
+    """The doubled box's two sides and the line closing the deal columns, then for each player two
+    sides a box and their three columns' lines, less the table's right edge (not crossed)."""
+    return 2 + 1 + seats * (2 * (call_limit + 1) + 3) - 1
 
 
 def test_blank_sheet_takes_the_events_ruleset_and_paper(make_event, director, make_table):
@@ -130,7 +171,7 @@ def test_blank_sheet_takes_the_events_ruleset_and_paper(make_event, director, ma
     assert page_sizes(pdf) == {LETTER_LANDSCAPE}
     assert "Joker = 25" in text
     assert "Up to 2 calls a deal; over-call +30" in text
-    assert deal_line(text, 1).count("☐☐ ☐") == 4
+    assert blank_marks(pdf, "1 · 9 cards", seats=4, paper="Letter") == expected_marks(seats=4, call_limit=2)
 
 
 def test_a_sheet_for_six_players_still_fits_one_page(make_event, director, make_table):
@@ -140,6 +181,48 @@ def test_a_sheet_for_six_players_still_fits_one_page(make_event, director, make_
     pdf = scoresheets.render_table_sheet(game_set=make_table(rnd, six), completed=False)
     [text] = page_texts(pdf)
     assert "Seat 6: Fay" in text
+
+
+LONG_NAMES = (
+    "Marcia Fitzgerald-Campbell",
+    "Everton Llewellyn-Smythe",
+    "Hyacinth Campbell-Robinson",
+    "Christopher Montgomery",
+    "Beverley Richards-Watson",
+    "Fitzroy Wellington-Grant",
+)
+
+
+@pytest.mark.parametrize(
+    "paper, seats, slips",
+    [("A4", 4, False), ("Letter", 4, False), ("A4", 6, False), ("A4", 4, True), ("Letter", 6, True)],
+)
+def test_a_blank_sheet_with_its_codes_and_long_names_still_fits_one_page(paper, seats, slips):
+    """The QR code, the seat codes beside two-line names (or their slips, after the set): one page."""
+    event = pdf_data.EventHeader(
+        name="Kingston Open Championship",
+        slug="kingston",
+        venue="Liguanea Club",
+        date_start=date(2026, 12, 5),
+        paper=paper,
+    )
+    players = [pdf_data.SheetPlayer(position, name) for position, name in enumerate(LONG_NAMES[:seats], 1)]
+    rules = ruleset_from("jamaican-large" if seats > 4 else "jamaican")
+    sheet = pdf_data.blank_sheet(
+        event=event, rules=rules, round_number=2, table_number=13, players=players, first_dealer=1
+    )
+    url = "http://192.168.1.20:8000/s/" + "x" * 40
+    code = pdf_data.PrintedCode(
+        url=url,
+        image=qr_image(url),
+        short_code="8H99 SHY3",
+        seat_codes={position: f"TP5S{position}" for position in range(1, seats + 1)},
+        slips=slips,
+    )
+    pdf = scoresheets.write_pdf(scoresheets.sheets_html([sheet], codes={13: code}))
+    [text] = page_texts(pdf)
+    assert "Round 2 · Table 13 · page 1 of 1" in text
+    assert "8H99 SHY3" in text and f"TP5S{seats}" in text
 
 
 # --- completed sheets ---------------------------------------------------------------------------

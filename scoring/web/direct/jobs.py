@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST, require_safe
 from ... import background
 from ...models import BackgroundJob, Event
 from ...selectors.jobs import JobRow, event_job, job_file
-from ..lookups import round_for
+from ..lookups import request_base_url, round_for
 from ..permissions import director_required
 from ..query import flag_param
 
@@ -59,9 +59,10 @@ def round_pack_start(request, event: Event, number: int):
     and blank sheets) made by the worker."""
     rnd = round_for(event, number, private_too=True)
     completed = flag_param(request.POST, "completed")
-    params = {"round": rnd.number, "completed": completed}
+    # The sheets' QR codes are addressed as this page was asked, as a pack printed straight from it.
+    params = {"round": rnd.number, "completed": completed, "base_url": request_base_url(request)}
     if flag_param(request.POST, "fallback"):
-        params = {"round": rnd.number, "completed": False, "fallback": True}
+        params.update(completed=False, fallback=True)
     job = background.start(event=event, user=request.user, kind=Kind.ROUND_PACK, params=params)
     return _started(request, event, job)
 

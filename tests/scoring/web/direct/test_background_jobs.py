@@ -55,7 +55,7 @@ def start_pack(client, event, number=1, **data):
 
 
 def test_a_big_round_pack_is_made_by_the_worker_and_downloaded_by_its_directors(
-    client, as_director, event, two_tables, everything_in_background, other_director
+    client, as_director, event, two_tables, everything_in_background, other_director, decode_qr
 ):
     dashboard = as_director.get(reverse("scoring:direct", kwargs={"slug": event.slug})).content.decode()
     assert "Prepare blank sheets" in dashboard
@@ -84,6 +84,9 @@ def test_a_big_round_pack_is_made_by_the_worker_and_downloaded_by_its_directors(
     pages = PdfReader(io.BytesIO(response.content)).pages
     assert len(pages) == 2
     assert "Eve" in pages[1].extract_text() and "Ann" in pages[0].extract_text()
+    # Each sheet carries its table's QR code, addressed as the page that asked for the pack was.
+    addresses = decode_qr(response.content)
+    assert len(set(addresses)) == 2 and all(address.startswith("http://testserver/") for address in addresses)
     # The dashboard offers it too; another event's director and anonymous visitors get nothing.
     assert (
         download in as_director.get(reverse("scoring:direct", kwargs={"slug": event.slug})).content.decode()
@@ -136,6 +139,10 @@ def test_the_status_shows_the_progress_while_the_worker_lays_out_the_pack(
     assert (("running", 1, 3, 33) in running) and (("running", 2, 3, 66) in running), seen
     assert [percent for *_rest, percent in running] == sorted(percent for *_rest, percent in running)
     assert status(as_director, event, job.pk)["percent"] == 100
+    # Laid out a table at a time, the pack still numbers its pages as one.
+    download = as_director.get(status(as_director, event, job.pk)["download_url"]).content
+    texts = [page.extract_text() for page in PdfReader(io.BytesIO(download)).pages]
+    assert ["page 1 of 2" in texts[0], "page 2 of 2" in texts[1]] == [True, True]
     page = as_director.get(reverse("scoring:direct", kwargs={"slug": event.slug})).content.decode()
     assert "Round 1 score sheets (completed)" in page and "<progress" in page and "js/jobs.js" in page
 

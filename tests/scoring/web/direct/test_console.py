@@ -178,7 +178,7 @@ def test_what_can_go_wrong_prints_the_fallback_pack_in_one_click(played, as_dire
     assert pages[0].mediabox.width < pages[0].mediabox.height
 
 
-def test_a_big_rounds_fallback_pack_is_made_by_the_worker(played, as_director, monkeypatch):
+def test_a_big_rounds_fallback_pack_is_made_by_the_worker(played, as_director, monkeypatch, decode_qr):
     from scoring import background
 
     event = played.table.round.event
@@ -188,10 +188,14 @@ def test_a_big_rounds_fallback_pack_is_made_by_the_worker(played, as_director, m
     # The queued task runs at commit (never here, in the test's transaction): the worker's part is run below.
     as_director.post(url("direct_job_round_pack", event, number=1), {"fallback": "1"})
     job = BackgroundJob.objects.get(event=event)
-    assert job.params == {"round": 1, "completed": False, "fallback": True}
+    assert job.params == {"round": 1, "completed": False, "fallback": True, "base_url": "http://testserver"}
     from scoring.services.jobs import job_run
 
     job_run(job_id=job.pk)
     job.refresh_from_db()
     assert job.status == "done" and job.filename.endswith("-r1-fallback-pack.pdf")
-    assert len(PdfReader(io.BytesIO(bytes(job.result))).pages) >= 3
+    pdf = bytes(job.result)
+    assert len(PdfReader(io.BytesIO(pdf)).pages) >= 3
+    # The blank sheet carries its table's QR code, addressed as the page that asked for the pack.
+    [address] = decode_qr(pdf)
+    assert address.startswith("http://testserver/")
