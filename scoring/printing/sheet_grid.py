@@ -8,21 +8,20 @@ headings) with no borders, and each row's background is a picture of its fill, i
 deal's row, its boxes: the players' row without the lines between a player's three columns, the final
 totals' row without those between the deal columns either.
 
-Each picture is as wide as the table and stretched over its row (`background-size: 100% 100%`): the
+Each picture is an SVG as wide as the table, stretched over its row (`background-size: 100% 100%`): the
 vertical lines land on the column edges exactly, and a row that grows (a long name on three lines)
-stretches its picture with it rather than leaving its lines behind. The pictures are bitmaps at a
-printer's resolution (`DOTS_PER_INCH`): WeasyPrint parses and draws an SVG again at every use (a
-deal's row of boxes took longer than the text it replaced), while a bitmap is one object in the PDF
-that every page shows. Each is made once per paper, table size and call limit (`lru_cache`) and named
-by a class in the document's style sheet, so a round pack carries each one once.
+stretches its picture with it rather than leaving its lines behind. Its lines are strokes, as borders
+are, so a viewer draws them at least a pixel wide at any zoom (a bitmap's thin lines faded out in
+Chrome's viewer). Each picture is made once per paper, table size and call limit (`lru_cache`) and named
+by a class in the document's style sheet, so a round pack carries each one once; a row's picture is a
+few paths, which WeasyPrint parses again at every use, so the cells it replaces cost more.
 """
 
 from __future__ import annotations
 
-import base64
-import io
 from dataclasses import dataclass, field
 from functools import lru_cache
+from urllib.parse import quote
 
 # The width of a sheet's table in mm: landscape paper less the `@page sheet` margins (9 mm a side).
 SHEET_WIDTH_MM = {"A4": 297 - 18, "Letter": 279.4 - 18}
@@ -37,9 +36,7 @@ PT = 25.4 / 72  # mm
 RULE = 0.6 * PT  # the grid's lines
 EDGE = 1.5 * PT  # the lines closing the deal columns and each player's three
 BOX_RULE = 0.5 * PT
-HEAD_FILL, PLAYER_FILL, PAPER, INK = 0xEE, 0xDD, 0xFF, 0x00  # grey levels
-DOTS_PER_INCH = 600
-DOTS_PER_MM = DOTS_PER_INCH / 25.4
+HEAD_FILL, PLAYER_FILL = "#eee", "#ddd"
 # Each picture's height in mm as the rows are laid out (print.css): a row of another height stretches
 # its picture, lines and boxes by a few tenths of a millimetre at most.
 DEAL_ROW_MM = 9.2  # print.css: `.grid.blank td` 8.4 mm + 0.4 mm padding above and below
@@ -105,47 +102,51 @@ def sheet_layout(paper: str, seats: int, call_limit: int = 3) -> SheetLayout:
 
 @dataclass
 class Picture:
-    """A row's picture in mm: filled rectangles (lines are thin ones) and outlined boxes, drawn in order
-    on `background`."""
+    """A row's picture in mm: grey fills, then lines (each a stroke of its width) and boxes (outlined)."""
 
     width: float
     height: float
-    background: int = PAPER
-    fills: list[tuple[float, float, float, float, int]] = field(default_factory=list)
+    fills: list[tuple[float, float, float, float, str]] = field(default_factory=list)
+    lines: dict[float, list[str]] = field(default_factory=dict)
     boxes: list[tuple[float, float, float]] = field(default_factory=list)
 
-    def fill(self, x: float, y: float, width: float, height: float, grey: int = INK) -> None:
-        self.fills.append((x, y, width, height, grey))
+    def fill(self, x: float, width: float, colour: str) -> None:
+        """The row's full height from `x`, `width` wide, in `colour`."""
+        self.fills.append((x, 0.0, width, self.height, colour))
+
+    def vertical(self, x: float, width: float) -> None:
+        """A line down the whole row, centred on `x`."""
+        self.lines.setdefault(width, []).append(f"M{x:.2f} 0V{self.height:.2f}")
+
+    def horizontal(self, y: float, left: float, right: float, width: float = RULE) -> None:
+        """A line across from `left` to `right`, centred on `y`."""
+        self.lines.setdefault(width, []).append(f"M{left:.2f} {y:.3f}H{right:.2f}")
 
     def box(self, x: float, size: float) -> None:
         """A box `size` mm square at `x`, vertically centred."""
         self.boxes.append((x, self.height / 2 - size / 2, size))
 
-    def png(self) -> bytes:
-        from PIL import Image, ImageDraw
-
-        def dots(mm: float) -> int:
-            return round(mm * DOTS_PER_MM)
-
-        image = Image.new("L", (dots(self.width), dots(self.height)), self.background)
-        draw = ImageDraw.Draw(image)
-        for x, y, width, height, grey in self.fills:
-            # At least one dot, however thin the line.
-            draw.rectangle(
-                (dots(x), dots(y), max(dots(x), dots(x + width) - 1), max(dots(y), dots(y + height) - 1)),
-                fill=grey,
+    def svg(self) -> str:
+        parts = [
+            f'<rect x="{x:.2f}" y="{y:.2f}" width="{width:.2f}" height="{height:.2f}" fill="{colour}"/>'
+            for x, y, width, height, colour in self.fills
+        ]
+        parts += [
+            f'<path d="{"".join(segments)}" stroke="#000" stroke-width="{width:.3f}"/>'
+            for width, segments in self.lines.items()
+        ]
+        if self.boxes:
+            outline = "".join(
+                f"M{x:.2f} {y:.2f}h{size:.2f}v{size:.2f}h{-size:.2f}z" for x, y, size in self.boxes
             )
-        outline = max(1, dots(BOX_RULE))
-        for x, y, size in self.boxes:
-            draw.rectangle((dots(x), dots(y), dots(x + size), dots(y + size)), outline=INK, width=outline)
-        buffer = io.BytesIO()
-        # Pure black and white where there is no grey: a smaller picture.
-        greys = {self.background, *(grey for *_rest, grey in self.fills)}
-        (image.convert("1") if greys <= {PAPER, INK} else image).save(buffer, format="PNG", optimize=True)
-        return buffer.getvalue()
+            parts.append(f'<path d="{outline}" fill="none" stroke="#000" stroke-width="{BOX_RULE:.3f}"/>')
+        return (
+            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {self.width:.2f} {self.height:.2f}" '
+            f'preserveAspectRatio="none">{"".join(parts)}</svg>'
+        )
 
     def data_url(self) -> str:
-        return "data:image/png;base64," + base64.b64encode(self.png()).decode("ascii")
+        return "data:image/svg+xml," + quote(self.svg(), safe=' =:/".,')
 
 
 @dataclass(frozen=True)
@@ -174,33 +175,35 @@ class SheetGrid:
     def _lines(self, picture: Picture, *, deal: bool = True, inner: bool = True) -> None:
         """The row's vertical lines: the left edge and the column edges, thick where the deal columns
         and each player's columns close; with `deal` the lines between the deal columns, with `inner`
-        those between a player's three columns."""
+        those between a player's three columns. The table's outer lines lie inside it."""
         thick = self._thick()
-        picture.fill(0, 0, RULE, picture.height)
+        picture.vertical(RULE / 2, RULE)
         last = len(self.columns) - 1
         for index, x in enumerate(self.edges):
             between = deal if index < self.deal_columns else inner
             if index not in thick and not between:
                 continue
             line = EDGE if index in thick else RULE
-            left = self.width - line if index == last else x - line / 2
-            picture.fill(left, 0, line, picture.height)
+            picture.vertical(self.width - line / 2 if index == last else x, line)
 
     def _bottom(self, picture: Picture, left: float = 0.0) -> None:
-        picture.fill(left, picture.height - RULE, self.width - left, RULE)
+        """The row's bottom line, inside the row (its picture ends at the row's edge)."""
+        picture.horizontal(picture.height - RULE / 2, left, self.width)
 
     def names_row(self) -> Picture:
-        picture = Picture(self.width, NAMES_ROW_MM, background=HEAD_FILL)
+        picture = Picture(self.width, NAMES_ROW_MM)
         split = self.edges[self.deal_columns - 1]
-        picture.fill(split, 0, self.width - split, picture.height, PLAYER_FILL)
+        picture.fill(0, split, HEAD_FILL)
+        picture.fill(split, self.width - split, PLAYER_FILL)
         self._lines(picture, inner=False)
-        picture.fill(0, 0, self.width, RULE)  # the table's top
+        picture.horizontal(RULE / 2, 0, self.width)  # the table's top
         # Under the players' names only: a deal column's heading and the empty cell under it read as one.
         self._bottom(picture, left=split)
         return picture
 
     def labels_row(self) -> Picture:
-        picture = Picture(self.width, LABELS_ROW_MM, background=HEAD_FILL)
+        picture = Picture(self.width, LABELS_ROW_MM)
+        picture.fill(0, self.width, HEAD_FILL)
         self._lines(picture)
         self._bottom(picture)
         return picture
@@ -228,6 +231,7 @@ class SheetGrid:
     def total_row(self) -> Picture:
         """The final totals: one cell a player (no lines between a player's columns or the deal columns)."""
         picture = Picture(self.width, TOTAL_ROW_MM)
+        picture.fill(0, self.width, "#fff")
         self._lines(picture, deal=False, inner=False)
         self._bottom(picture)
         return picture

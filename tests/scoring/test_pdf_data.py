@@ -281,4 +281,4 @@ def test_a_blank_sheets_columns_fill_the_table_and_its_pictures_span_it():
         layout = sheet_layout("Letter", seats, 3)
         assert layout.empty_columns == 4 + 3 * seats - 2
         for row in ("names", "labels", "deal", "total"):
-            assert f"tr.{layout.name}-{row} {{ background-image: url('data:image/png;base64," in layout.css
+            assert f"tr.{layout.name}-{row} {{ background-image: url('data:image/svg+xml," in layout.css
