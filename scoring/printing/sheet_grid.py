@@ -13,8 +13,8 @@ vertical lines land on the column edges exactly, and a row that grows (a long na
 stretches its picture with it rather than leaving its lines behind. Its lines are strokes, as borders
 are, so a viewer draws them at least a pixel wide at any zoom (a bitmap's thin lines faded out in
 Chrome's viewer). Each picture is made once per paper, table size and call limit (`lru_cache`) and named
-by a class in the document's style sheet, so a round pack carries each one once; a row's picture is a
-few paths, which WeasyPrint parses again at every use, so the cells it replaces cost more.
+by a class in the document's style sheet, so a round pack carries each one once. WeasyPrint parses a
+picture again at every use: a few paths a row, far less than the cells and box characters they replace.
 """
 
 from __future__ import annotations
