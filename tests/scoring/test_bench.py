@@ -16,6 +16,7 @@ import pytest
 from django.conf import settings
 
 from scoring.bench.config import SECTIONS, figure
+from tests.browser.conftest import CHROMIUM as BROWSER_TESTS_CHROMIUM
 
 ROOT = Path(settings.BASE_DIR)
 pytestmark = pytest.mark.slow
@@ -100,7 +101,7 @@ def small_run(tmp_path_factory):
         command += ["--db-name", f"{database['NAME']}_bench_{os.getpid()}"]
     # The entry section types into the headless shell, as the suite's browser tests do (`make bench`
     # keeps the full browser unless KALOOKI_CHROMIUM says otherwise): the same pages at less CPU.
-    environment = {"KALOOKI_CHROMIUM": "/usr/bin/chromium-headless-shell", **os.environ}
+    environment = {"KALOOKI_CHROMIUM": str(BROWSER_TESTS_CHROMIUM), **os.environ}
     done = subprocess.run(
         command, cwd=ROOT, env=environment, capture_output=True, text=True, timeout=600, check=False
     )
