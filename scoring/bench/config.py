@@ -1,4 +1,4 @@
-"""The benchmark's sizes (full and small) and the targets of issue 6."""
+"""The benchmark's sizes (full and small) and its targets (issue 6, and the issues that came after it)."""
 
 from __future__ import annotations
 
@@ -109,12 +109,38 @@ def figure(figures: dict, key: str):
 
 
 @dataclass(frozen=True)
+class Stack:
+    """What a run stands on: its database (Django's vendor name) and whether its cache is shared (Redis)."""
+
+    database: str
+    shared_cache: bool
+
+    def describe(self) -> str:
+        return f"{DATABASE_NAMES.get(self.database, self.database)}{' + Redis' if self.shared_cache else ''}"
+
+
+DATABASE_NAMES = {"sqlite": "SQLite", "postgresql": "PostgreSQL"}
+
+
+@dataclass(frozen=True)
 class Bound:
-    """One target: `key` of the section's figures must be at least / at most `limit`."""
+    """One target: `key` of the section's figures must be at least / at most `limit`.
+
+    A bound with a `database` is judged only on that database, one with `shared_cache` only when the
+    run's cache is Redis: issue 24 holds a recorded deal to 12 ms on SQLite and 30 ms on PostgreSQL, and
+    a cached page's rate to a file's only where the cache is shared by every app server.
+    """
 
     key: str
     limit: float
     at_least: bool = False
+    database: str | None = None
+    shared_cache: bool = False
+
+    def applies(self, stack: Stack) -> bool:
+        if self.database is not None and stack.database != self.database:
+            return False
+        return stack.shared_cache or not self.shared_cache
 
     def met(self, figures: dict) -> bool | None:
         value = figure(figures, self.key)
@@ -123,7 +149,11 @@ class Bound:
         return value >= self.limit if self.at_least else value <= self.limit
 
     def describe(self) -> str:
-        return f"{self.key} {'≥' if self.at_least else '≤'} {self.limit:g}"
+        where = ""
+        if self.database is not None or self.shared_cache:
+            database = DATABASE_NAMES.get(self.database or "", self.database or "any database")
+            where = f" on {database}{' + Redis' if self.shared_cache else ''}"
+        return f"{self.key} {'≥' if self.at_least else '≤'} {self.limit:g}{where}"
 
 
 # Issue 6, "Targets (on this 2-core machine)". Standings are judged on the cold page (nothing cached);
@@ -137,13 +167,16 @@ TARGETS: dict[str, tuple[Bound, ...]] = {
         # North American Kaluki games (hands included), the same rate again.
         Bound("north_american.deals_per_second", 50_000, at_least=True),
     ),
+    # Issue 24 tightened issue 6's 3× and 25 queries / 30 ms: the cold standings within 2.5× the SQL
+    # floor, a recorded deal in 21 queries and 12 ms on SQLite, 30 ms on PostgreSQL.
     "standings": (
-        Bound("cold_ratio_to_sql", 3.0),
+        Bound("cold_ratio_to_sql", 2.5),
         Bound("cold_queries", 10),
     ),
     "record_deal": (
-        Bound("queries", 25),
-        Bound("median_ms", 30.0),
+        Bound("queries", 21),
+        Bound("median_ms", 12.0, database="sqlite"),
+        Bound("median_ms", 30.0, database="postgresql"),
     ),
     "pdf_round": (
         Bound("ratio_to_bare_weasyprint", 1.3),
@@ -155,8 +188,9 @@ TARGETS: dict[str, tuple[Bound, ...]] = {
         Bound("requests_per_second", 500, at_least=True),
         Bound("p99_ms", 100.0),
         Bound("errors", 0),
-        # Issue 12: a cached page should cost little more than a file (on PostgreSQL with Redis).
-        Bound("ratio_to_static", 0.8, at_least=True),
+        # Issue 12: a cached page should cost little more than a file, on PostgreSQL with Redis (with a
+        # cache of its own in every process, each worker makes the page once more: reported, not judged).
+        Bound("ratio_to_static", 0.8, at_least=True, database="postgresql", shared_cache=True),
     ),
     # Issue 11: a set typed by keyboard alone at the speed of reading the paper.
     "entry": (

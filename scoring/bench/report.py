@@ -13,16 +13,33 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
-from .config import SECTIONS, TARGETS, figure
+from .config import SECTIONS, TARGETS, Stack, figure
 
 
-def judged(name: str, figures: dict[str, Any]) -> dict[str, Any]:
-    """The section's figures with `target` (the issue's bounds), per-bound `checks` and `target_met`."""
+def judged(name: str, figures: dict[str, Any], stack: Stack | None = None) -> dict[str, Any]:
+    """The section's figures with `target` (the issue's bounds), per-bound `checks` and `target_met`.
+
+    A bound for another database or cache than this run's (`stack`, by default the run's own) is listed
+    under `not_judged` with the stack it was judged on, and counts neither way.
+    """
+    stack = stack or current_stack()
     bounds = TARGETS[name]
-    checks = {bound.describe(): bound.met(figures) for bound in bounds}
+    checks = {bound.describe(): bound.met(figures) for bound in bounds if bound.applies(stack)}
     verdicts = list(checks.values())
     met = None if None in verdicts else all(verdicts)
-    return {"target": [bound.describe() for bound in bounds], "target_met": met, "checks": checks, **figures}
+    targets = [bound.describe() for bound in bounds]
+    section: dict[str, Any] = {"target": targets, "target_met": met, "checks": checks}
+    not_judged = [bound.describe() for bound in bounds if not bound.applies(stack)]
+    if not_judged:
+        section["not_judged"] = {"bounds": not_judged, "this_run": stack.describe()}
+    return {**section, **figures}
+
+
+def current_stack() -> Stack:
+    from django.conf import settings
+    from django.db import connection
+
+    return Stack(database=connection.vendor, shared_cache=bool(settings.REDIS_URL))
 
 
 def failed(name: str, exc: BaseException, *, what: str = "") -> dict[str, Any]:
@@ -268,4 +285,7 @@ def text_table(report: dict[str, Any]) -> str:
             missed = [check for check, ok in section.get("checks", {}).items() if ok is False]
             if missed:
                 lines.append(f"{'':<12} {'':<10} missed: {'; '.join(missed)}")
+            if section.get("not_judged"):
+                bounds, stack = section["not_judged"]["bounds"], section["not_judged"]["this_run"]
+                lines.append(f"{'':<12} {'':<10} not judged on {stack}: {'; '.join(bounds)}")
     return "\n".join(lines)
