@@ -151,8 +151,7 @@ class Bound:
     def describe(self) -> str:
         where = ""
         if self.database is not None or self.shared_cache:
-            database = DATABASE_NAMES.get(self.database or "", self.database or "any database")
-            where = f" on {database}{' + Redis' if self.shared_cache else ''}"
+            where = f" on {Stack(self.database or 'any database', self.shared_cache).describe()}"
         return f"{self.key} {'≥' if self.at_least else '≤'} {self.limit:g}{where}"
 
 

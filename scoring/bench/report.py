@@ -20,7 +20,7 @@ def judged(name: str, figures: dict[str, Any], stack: Stack | None = None) -> di
     """The section's figures with `target` (the issue's bounds), per-bound `checks` and `target_met`.
 
     A bound for another database or cache than this run's (`stack`, by default the run's own) is listed
-    under `not_judged` with the stack it was judged on, and counts neither way.
+    under `not_judged` beside this run's stack (`this_run`), and counts neither way.
     """
     stack = stack or current_stack()
     bounds = TARGETS[name]
