@@ -231,7 +231,6 @@ class SheetGrid:
     def total_row(self) -> Picture:
         """The final totals: one cell a player (no lines between a player's columns or the deal columns)."""
         picture = Picture(self.width, TOTAL_ROW_MM)
-        picture.fill(0, self.width, "#fff")
         self._lines(picture, deal=False, inner=False)
         self._bottom(picture)
         return picture
