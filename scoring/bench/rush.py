@@ -41,10 +41,12 @@ from scoring import page_cache, services, warming
 from scoring.models import Entry, GameSet, Round, Seat, Table
 
 from . import loadgen
+from .config import Stack
 from .context import BenchContext
 from .fixture import build_event
 from .load import STATIC_PATH
 from .queries import production_like
+from .report import current_stack
 from .server import gunicorn
 from .timing import median, ms, percentile
 
@@ -59,6 +61,8 @@ RUSH_SAVES = 125
 SAVE_LIMIT_FLOOR_MS = 150.0
 SAVE_LIMIT_TIMES_QUIET = 3.0
 SEATING_EVERY = 8
+# Two app servers sharing one cache: PostgreSQL for both, Redis between them.
+RUSH_STACK = Stack(database="postgresql", shared_cache=True)
 # What every phone's browser sends (the static file's run sends it too): pages come compressed.
 PHONE_HEADERS = {"Accept-Encoding": "gzip, deflate, br"}
 
@@ -78,11 +82,11 @@ end
 
 def needs() -> str | None:
     """Why the rush cannot run here, or None."""
-    if connection.vendor != "postgresql" or not settings.REDIS_URL:
+    stack = current_stack()
+    if stack != RUSH_STACK:
         return (
-            "needs PostgreSQL + Redis (DATABASE_URL=postgres://… and REDIS_URL=redis://…): the rush is two "
-            f"app servers sharing one cache; this run has {connection.vendor}"
-            f"{' and Redis' if settings.REDIS_URL else ' without Redis'}"
+            f"needs {RUSH_STACK.describe()} (DATABASE_URL=postgres://… and REDIS_URL=redis://…): the rush is "
+            f"two app servers sharing one cache; this run has {stack.describe()}"
         )
     return None
 
